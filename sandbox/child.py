@@ -1,0 +1,155 @@
+"""The forked child: lock itself down, run the program once, report, exit.
+
+Runs only in a fresh fork of the single-threaded worker and never returns. Order matters:
+descriptors are closed and rlimits set first, root is given up while /proc can still be read to
+prove it, no_new_privs precedes Landlock and seccomp, and seccomp comes last because it forbids
+what the earlier steps need (prlimit, setresuid is still allowed but worthless by then).
+If any layer the plan promised cannot be applied, the program is not run at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import resource
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from sandbox import landlock, privileges, seccomp, values
+from sandbox._libc import prctl
+from sandbox.program import execute, make_namespace
+
+_PR_SET_PDEATHSIG = 1
+RESULT_FD = 3
+_CAPTURE_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the worker found this machine can do; every child applies all of it."""
+
+    worker_pid: int
+    landlock_abi: int
+    seccomp: bool
+    drop_to: tuple[int, int] | None  # (uid, gid) when running as root
+    read_paths: tuple[str, ...]
+    isolation: str
+
+
+@dataclass(frozen=True)
+class Request:
+    code: str
+    time_s: float
+    memory_mb: int
+    capture: tuple[str, ...]
+    trace: bool
+
+
+class _CaptureTimeout(BaseException):  # not Exception: repr guards must not swallow it
+    pass
+
+
+def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: int, devnull: int) -> NoReturn:
+    started = time.monotonic()
+    try:
+        os.setpgid(0, 0)
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != plan.worker_pid:  # the worker died between fork and prctl
+            os._exit(1)
+        for fd, target in ((devnull, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
+            os.dup2(fd, target)
+        os.closerange(RESULT_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        _lock_down(request, plan)
+    except BaseException as exc:  # fail closed: never run the program half-isolated
+        _report({"status": "error", "error": f"the sandbox could not be locked down: {exc!r}"})
+        os._exit(1)
+
+    sys.stdin = io.StringIO()
+    sys.stdout = _text_stream(1)
+    sys.stderr = _text_stream(2)
+    random.seed()  # every fork would otherwise repeat the worker's random sequence
+    namespace = make_namespace()
+    outcome = execute(request.code, namespace)
+    captured = _capture(namespace, request.capture, started + request.time_s)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # the program may have closed or replaced them
+            stream.flush()
+    _report(
+        {
+            "status": outcome.status,
+            "error": outcome.error,
+            "error_line": outcome.error_line,
+            "values": captured,
+        }
+    )
+    os._exit(0)
+
+
+def _lock_down(request: Request, plan: Plan) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    privileges.apply_rlimits(request.time_s, request.memory_mb)
+    if plan.drop_to is not None:
+        privileges.drop_root(*plan.drop_to)
+        if not privileges.capabilities_cleared():
+            raise PermissionError("capabilities remain after dropping root")
+    privileges.set_no_new_privs()
+    if plan.landlock_abi:
+        landlock.restrict_to_read_only(plan.read_paths, plan.landlock_abi)
+    if plan.seccomp:
+        seccomp.install(os.getpid())
+
+
+def _text_stream(fd: int) -> io.TextIOWrapper:
+    # Line buffering, so output printed before a timeout still reaches the user.
+    raw = io.FileIO(fd, "w", closefd=False)
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+
+
+def _capture(namespace: dict[str, Any], names: tuple[str, ...], deadline: float) -> dict[str, Any]:
+    """Render the requested variables, giving hostile __repr__ methods a bounded time."""
+
+    def on_alarm(_signum: int, _frame: object) -> None:
+        raise _CaptureTimeout
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    budget = min(_CAPTURE_SECONDS, deadline - time.monotonic() - 0.05)
+    signal.setitimer(signal.ITIMER_REAL, max(budget, 0.01))
+    captured: dict[str, Any] = {}
+    try:
+        for name in names:
+            if name not in namespace:
+                continue
+            try:
+                captured[name] = values.render(namespace[name])
+            except _CaptureTimeout:
+                captured[name] = _unshowable(namespace[name], "<repr took too long>")
+                break
+            except BaseException as exc:
+                captured[name] = _unshowable(namespace[name], f"<could not be shown: {type(exc).__name__}>")
+    except _CaptureTimeout:
+        pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return captured
+
+
+def _unshowable(value: Any, text: str) -> dict[str, Any]:
+    return {"repr": text, "json": None, "type": type(value).__name__, "latex": None}
+
+
+def _report(result: dict[str, Any]) -> None:
+    try:
+        data = json.dumps(result, ensure_ascii=True, allow_nan=False).encode() + b"\n"
+    except (TypeError, ValueError):
+        data = b'{"status": "error", "error": "the result could not be encoded"}\n'
+
+    view = memoryview(data)
+    while view:
+        written = os.write(RESULT_FD, view)
+        view = view[written:]

@@ -1,0 +1,301 @@
+"""`Sandbox`: the app-side handle on the warm worker process.
+
+A non-widget object in the qutebrowser `GUIProcess` mould: it owns the worker, turns each run
+into a `RunResult`, and never touches Qt. `run()` blocks, so callers put it on a background
+thread; `cancel()` may be called from any other thread while a run is in flight.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from sandbox import platforms
+from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
+
+MAX_CODE_CHARS = 1_000_000
+_START_TIMEOUT_S = 120.0  # a first import of sympy on a slow laptop, compiling bytecode
+_REPLY_GRACE_S = 5.0
+_WORKER_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.worker import main; main()"
+
+
+class SandboxError(RuntimeError):
+    """The sandbox cannot run programs here (the message says why, for the user)."""
+
+
+class IsolationUnavailable(SandboxError):
+    """No isolation layer works on this machine and the caller did not accept running without."""
+
+
+@dataclass(frozen=True)
+class LayerReport:
+    name: str
+    active: bool
+    detail: str
+
+
+def worker_command() -> list[str]:
+    """The command that starts a worker: this interpreter, isolated from the user's settings."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    command = [sys.executable, "-I", "-X", "utf8", "-c", _BOOT, package_parent]
+    sandbox_exec = platforms.macos_sandbox_exec()
+    if sandbox_exec:
+        profile = platforms.macos_profile(tuple(sorted(set(sys.path) - {""})))
+        command = [sandbox_exec, "-p", profile, *command]
+    return command
+
+
+class Sandbox:
+    """Runs untrusted Python programs in isolated, resource-limited child processes.
+
+    Use as a context manager (or call `close()`): the worker starts lazily on the first run (or
+    on `start()`), is restarted if it dies, and is stopped on exit.
+    """
+
+    def __init__(self, command: list[str] | None = None) -> None:
+        """`command` replaces the worker's start command (a frozen app starts itself)."""
+        self._command = command
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
+        self._buffer = b""
+        self._isolation = Isolation.NONE
+        self._layers: list[LayerReport] = []
+        self._run_lock = threading.Lock()  # one run at a time
+        self._state = threading.Lock()  # guards the fields below and writes to the worker
+        self._ids = itertools.count(1)
+        self._inflight: int | None = None
+        self._sent = False
+        self._cancelled = False
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- public API -------------------------------------------------------------------------
+
+    @property
+    def isolation(self) -> Isolation:
+        self.start()
+        return self._isolation
+
+    @property
+    def layers(self) -> list[LayerReport]:
+        self.start()
+        return list(self._layers)
+
+    @property
+    def worker_pid(self) -> int | None:
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def start(self) -> None:
+        """Start the worker now (it takes a few hundred milliseconds) unless it is running."""
+        if sys.platform == "win32" or not hasattr(os, "fork"):
+            raise SandboxError(
+                "PAL Studio cannot isolate programs on this operating system yet "
+                "(the sandbox needs fork(), which Windows lacks)."
+            )
+        with self._state:
+            if self._proc is not None and self._proc.poll() is None:
+                return
+            self._spawn()
+
+    def run(
+        self,
+        code: str,
+        *,
+        time_s: float = 5.0,
+        memory_mb: int = 512,
+        output_bytes: int = 65536,
+        capture: Iterable[str] = ("ans",),
+        trace: bool = False,
+        allow_unisolated: bool = False,
+    ) -> RunResult:
+        """Run `code` once in a fresh child and describe what happened.
+
+        The program's own failure is a status in the result, never an exception here; this
+        raises only `SandboxError` (cannot run at all) and `ValueError` (bad arguments).
+        """
+        names = _check_arguments(code, time_s, memory_mb, output_bytes, capture)
+        with self._run_lock:
+            self.start()
+            if self._isolation is Isolation.NONE and not allow_unisolated:
+                raise IsolationUnavailable(
+                    "No isolation is available on this machine, so the program was not run. "
+                    "Pass allow_unisolated=True only if the user agreed to run it unprotected."
+                )
+            run_id = next(self._ids)
+            request = {
+                "op": "run", "id": run_id, "code": code, "time_s": time_s, "memory_mb": memory_mb,
+                "output_bytes": output_bytes, "capture": names, "trace": trace,
+            }  # fmt: skip
+            with self._state:
+                self._inflight, self._sent = run_id, False
+                if self._cancelled:
+                    self._cancelled, self._inflight = False, None
+                    return self._failure(Status.KILLED, "cancelled")
+                self._write(request)
+                self._sent = True
+            try:
+                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S)
+            finally:
+                with self._state:
+                    self._inflight, self._cancelled = None, False
+
+    def cancel(self) -> None:
+        """Stop the run in flight (if any); safe to call from any thread."""
+        with self._state:
+            if self._inflight is None:
+                return
+            self._cancelled = True
+            if self._sent:
+                self._write({"op": "cancel", "id": self._inflight})
+
+    def close(self) -> None:
+        """Stop the worker; a later run starts a new one."""
+        with self._state:
+            self._stop_worker()
+
+    # -- worker management ------------------------------------------------------------------
+
+    def _spawn(self) -> None:
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the worker
+        self._buffer = b""
+        self._proc = subprocess.Popen(
+            self._command or worker_command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=_WORKER_ENV,
+            cwd="/",
+            close_fds=True,
+            start_new_session=True,  # its own process group, so one kill stops it all
+        )
+        try:
+            ready = self._read_message(time.monotonic() + _START_TIMEOUT_S)
+        except SandboxError:
+            self._stop_worker()
+            raise
+        if not isinstance(ready, dict) or ready.get("op") != "ready":
+            self._stop_worker()
+            raise SandboxError("the sandbox worker sent an unexpected greeting")
+        try:
+            self._isolation = Isolation(str(ready.get("isolation")))
+            self._layers = [
+                LayerReport(str(x["name"]), bool(x["active"]), str(x["detail"])) for x in ready.get("layers", [])
+            ]
+        except (ValueError, KeyError, TypeError) as exc:
+            self._stop_worker()
+            raise SandboxError("the sandbox worker described itself in an unexpected way") from exc
+
+    def _stop_worker(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin:
+                proc.stdin.close()  # the worker exits on end of input
+            proc.wait(timeout=1.0)
+        except (OSError, subprocess.TimeoutExpired):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        finally:
+            if proc.stdout:
+                proc.stdout.close()
+            if self._stderr:
+                self._stderr.close()
+                self._stderr = None
+
+    def _write(self, message: dict[str, Any]) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            return
+        try:
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the worker died; the reader notices and reports it
+
+    def _await_result(self, run_id: int, budget_s: float) -> RunResult:
+        deadline = time.monotonic() + budget_s
+        try:
+            while True:
+                message = self._read_message(deadline)
+                if isinstance(message, dict) and message.get("id") == run_id:
+                    if message.get("op") == "result":
+                        return RunResult.from_json(message.get("result"))
+                    return self._failure(Status.ERROR, f"the sandbox refused the request: {message.get('error')}")
+        except ProtocolError as exc:
+            with self._state:
+                self._stop_worker()
+            return self._failure(Status.KILLED, f"the sandbox worker sent an invalid reply ({exc}); it was restarted")
+        except SandboxError as exc:
+            with self._state:
+                self._stop_worker()
+            timed_out = time.monotonic() >= deadline
+            return self._failure(Status.TIMEOUT if timed_out else Status.KILLED, str(exc))
+
+    def _read_message(self, deadline: float) -> object:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise SandboxError("the sandbox worker stopped responding and was restarted")
+                if not selector.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    raise SandboxError(f"the sandbox worker stopped unexpectedly{self._worker_complaint()}")
+                self._buffer += chunk
+                if len(self._buffer) > 64 * 1024 * 1024:
+                    raise ProtocolError("reply too large")
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return loads_line(line)
+
+    def _worker_complaint(self) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, self._stderr.tell() - 2000))
+        tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        return f": {tail[-1]}" if tail else ""
+
+    def _failure(self, status: Status, error: str) -> RunResult:
+        return RunResult(status, "", "", error, None, {}, 0.0, self._isolation)
+
+
+def _check_arguments(code: str, time_s: float, memory_mb: int, output_bytes: int, capture: Iterable[str]) -> list[str]:
+    if not isinstance(code, str):
+        raise ValueError("code must be a string")
+    if len(code) > MAX_CODE_CHARS:
+        raise ValueError(f"the program is longer than {MAX_CODE_CHARS} characters")
+    if not 0 < time_s <= 3600:
+        raise ValueError("time_s must be between 0 and 3600 seconds")
+    if not 64 <= memory_mb <= 1 << 20:
+        raise ValueError("memory_mb must be at least 64")
+    if not 1 <= output_bytes <= 64 * 1024 * 1024:
+        raise ValueError("output_bytes must be between 1 and 64 MiB")
+    names = list(capture)
+    if isinstance(capture, str) or not all(isinstance(n, str) and n.isidentifier() for n in names):
+        raise ValueError("capture must be a sequence of variable names")
+    return names

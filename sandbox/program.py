@@ -1,0 +1,118 @@
+"""The namespace a program runs in, and how its outcome is described.
+
+The import guard and the missing `open` are conveniences that give clear messages for the
+common cases ("import os" in a model's program); they are not the security boundary — the
+kernel layers applied in `sandbox.child` are.
+"""
+
+from __future__ import annotations
+
+import builtins
+import linecache
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+PROGRAM_FILENAME = "<program>"
+
+# Modules a program may import: the standard library's math-ish modules, sympy, and a few
+# harmless pure-computation helpers. The worker imports all of them before any child starts.
+ALLOWED_MODULES = (
+    "math", "cmath", "fractions", "decimal", "statistics", "itertools", "functools",
+    "collections", "datetime", "re", "random", "string", "sympy", "mpmath", "operator", "heapq",
+    "bisect", "numbers", "copy", "typing", "json", "enum", "dataclasses", "textwrap", "calendar",
+    "time",
+)  # fmt: skip
+_ALLOWED_ROOTS = frozenset(ALLOWED_MODULES)
+
+
+def _guarded_import(
+    name: str,
+    globals: dict[str, Any] | None = None,
+    locals: dict[str, Any] | None = None,
+    fromlist: Any = (),
+    level: int = 0,
+) -> Any:
+    if level != 0 or name.partition(".")[0] not in _ALLOWED_ROOTS:
+        raise ImportError(
+            f"module '{name}' is not available in the sandbox; programs may import " + ", ".join(ALLOWED_MODULES)
+        )
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _no_files(*_args: Any, **_kwargs: Any) -> Any:
+    raise PermissionError("programs cannot open files in the sandbox")
+
+
+def _no_input(*_args: Any, **_kwargs: Any) -> Any:
+    raise EOFError("programs cannot read input in the sandbox")
+
+
+def solve_it(equations: Any, variables: Any) -> dict[Any, Any]:
+    """Solve equations for variables with sympy and return {symbol: value} (Program of Thoughts).
+
+    Returns the first solution, or an empty dict when there is none.
+    """
+    import sympy
+
+    if not isinstance(variables, list | tuple):
+        variables = [variables]
+    if not isinstance(equations, list | tuple):
+        equations = [equations]
+    solutions = sympy.solve(list(equations), list(variables), dict=True)
+    return dict(solutions[0]) if solutions else {}
+
+
+def make_namespace() -> dict[str, Any]:
+    safe_builtins = dict(vars(builtins))
+    safe_builtins.update(__import__=_guarded_import, open=_no_files, input=_no_input)
+    return {"__name__": "__main__", "__builtins__": safe_builtins, "solve_it": solve_it}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # "ok", "error" or "memory"
+    error: str | None = None
+    error_line: int | None = None
+
+
+def execute(code: str, namespace: dict[str, Any]) -> Outcome:
+    """Run `code` in `namespace`; tracebacks name lines of the program, not of this module."""
+    linecache.cache[PROGRAM_FILENAME] = (len(code), None, code.splitlines(True), PROGRAM_FILENAME)
+    try:
+        compiled = compile(code, PROGRAM_FILENAME, "exec", dont_inherit=True)
+        exec(compiled, namespace)
+    except SystemExit as exc:
+        if exc.code in (None, 0):
+            return Outcome("ok")
+        return Outcome("error", f"the program exited with status {exc.code!r}")
+    except MemoryError:
+        return Outcome("memory", "MemoryError: the program ran out of its memory limit")
+    except BaseException as exc:
+        return describe_exception(exc)
+    return Outcome("ok")
+
+
+def describe_exception(exc: BaseException) -> Outcome:
+    if isinstance(exc, OSError) and exc.errno == 12:  # ENOMEM, e.g. a huge mmap
+        return Outcome("memory", f"{type(exc).__name__}: {exc}")
+    try:
+        tb = traceback.TracebackException.from_exception(exc, capture_locals=False)
+        # Show the program's frames and the libraries it called, not this module's machinery.
+        frames = [f for f in tb.stack if f.filename != __file__]
+        first = next((i for i, f in enumerate(frames) if f.filename == PROGRAM_FILENAME), len(frames))
+        tb.stack = traceback.StackSummary.from_list(frames[first:])
+        text = "".join(tb.format())
+        line = _error_line(exc, frames)
+    except MemoryError:
+        return Outcome("memory", "MemoryError while describing an error")
+    except Exception:  # an exception whose __str__ itself fails
+        text, line = f"{type(exc).__name__} (its message could not be shown)", None
+    return Outcome("error", text, line)
+
+
+def _error_line(exc: BaseException, frames: list[traceback.FrameSummary]) -> int | None:
+    if isinstance(exc, SyntaxError) and exc.filename == PROGRAM_FILENAME:
+        return exc.lineno
+    program_frames = [f for f in frames if f.filename == PROGRAM_FILENAME]
+    return program_frames[-1].lineno if program_frames else None

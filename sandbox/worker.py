@@ -1,0 +1,320 @@
+"""The warm worker: imports what programs may use once, then forks one fresh child per run.
+
+Started by `sandbox.host.Sandbox` as its own single-threaded process (never a fork of the app,
+which may be multi-threaded Qt). Speaks JSON lines: requests on stdin, replies on stdout.
+While a child runs, the worker enforces the wall-clock deadline, the output cap and cancel
+requests, and kills the child's process group when any of them trips. It exits when its stdin
+closes, i.e. when the app is gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+import select
+import signal
+import sys
+import time
+from typing import Any
+
+from sandbox import landlock, platforms, program, seccomp
+from sandbox._libc import prctl
+from sandbox.child import Plan, Request, run_child
+from sandbox.privileges import nobody_ids
+from sandbox.result import (
+    CapturedValue,
+    Isolation,
+    ProtocolError,
+    RunResult,
+    Status,
+    loads_line,
+    parse_values,
+)
+
+_PR_SET_DUMPABLE = 4
+_RESULT_CAP = 8 * 1024 * 1024
+_CHUNK = 65536
+_MAX_REQUEST = 64 * 1024 * 1024
+
+
+def warm_up() -> None:
+    """Import every allowed module and touch the lazily imported corners of the common ones.
+
+    A child running as `nobody` cannot read the interpreter's files any more, so whatever a
+    program may use must already be in memory when the worker forks.
+    """
+    import datetime
+    import decimal
+    import fractions
+    import statistics
+    import traceback
+
+    for name in program.ALLOWED_MODULES:
+        __import__(name)
+    import sympy
+
+    x, y = sympy.symbols("x y")
+    eq = sympy.Eq(2 * x + y, 7)
+    sympy.solve([eq, sympy.Eq(x - y, 2)], [x, y], dict=True)
+    program.solve_it([x**2 - 4], [x])
+    for expr in (sympy.sqrt(8) / 3, sympy.Rational(3, 4), sympy.Matrix([[1, 2], [3, 4]]), sympy.pi):
+        sympy.latex(expr)
+        str(expr)
+    sympy.simplify(sympy.sin(x) ** 2 + sympy.cos(x) ** 2)
+    sympy.factor(x**2 - 1)
+    sympy.expand((x + 1) ** 3)
+    sympy.integrate(x**2, (x, 0, 1))
+    sympy.diff(sympy.exp(x) * x, x)
+    sympy.limit(sympy.sin(x) / x, x, 0)
+    sympy.series(sympy.cos(x), x, 0, 4)
+    sympy.nsimplify(0.125)
+    sympy.factorint(360)
+    sympy.isprime(97)
+    sympy.N(sympy.pi, 20)
+    sympy.linsolve([x + y - 3, x - y - 1], x, y)
+    sympy.solveset(x**2 - 1, x)
+    sympy.Matrix([[1, 2], [3, 4]]).inv()
+    datetime.datetime.strptime("2024-01-31", "%Y-%m-%d")
+    decimal.Decimal("1.10") * decimal.Decimal(3)
+    fractions.Fraction("3/4") + fractions.Fraction(1, 3)
+    statistics.stdev([1.0, 2.0, 4.0])
+    statistics.median([3, 1, 2])
+    traceback.format_exception(ValueError("warm-up"))
+    json.dumps({"a": [1.5, None]})
+    try:
+        compile("1 +", "<warm-up>", "exec")
+    except SyntaxError as exc:
+        traceback.format_exception(exc)
+
+
+def make_plan() -> tuple[Plan, list[platforms.Layer]]:
+    abi = landlock.abi_version()
+    seccomp_ok = seccomp.available()
+    is_root = os.geteuid() == 0
+    layers = platforms.linux_layers(abi, seccomp_ok, is_root)
+    plan = Plan(
+        worker_pid=os.getpid(),
+        landlock_abi=abi,
+        seccomp=seccomp_ok,
+        drop_to=nobody_ids() if is_root else None,
+        read_paths=platforms.read_paths(),
+        isolation=platforms.level(layers).value,
+    )
+    return plan, layers
+
+
+class _Channel:
+    """JSON lines over fds 0 (in) and 1 (out), unbuffered so poll() sees every pending byte."""
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = json.dumps(message, ensure_ascii=True).encode() + b"\n"
+        view = memoryview(data)
+        while view:
+            view = view[os.write(1, view) :]
+
+    def pending(self) -> list[object]:
+        """Read what is available now (call after poll says fd 0 is readable)."""
+        chunk = os.read(0, _CHUNK)
+        if not chunk:
+            self.closed = True
+        self._buffer += chunk
+        if len(self._buffer) > _MAX_REQUEST:
+            self._buffer = b""  # a runaway host: drop rather than grow without bound
+        *lines, self._buffer = self._buffer.split(b"\n")
+        messages: list[object] = []
+        for line in lines:
+            try:
+                messages.append(loads_line(line))
+            except ProtocolError:
+                continue
+        return messages
+
+    def receive(self) -> list[object] | None:
+        """Block until at least one message arrives; None once the app has gone."""
+        while not self.closed:
+            messages = self.pending()
+            if messages:
+                return messages
+        return None
+
+
+def _request(message: dict[str, Any]) -> Request:
+    capture = message.get("capture", ["ans"])
+    if not isinstance(capture, list) or not all(isinstance(name, str) for name in capture):
+        raise ProtocolError("capture")
+    code, time_s, memory_mb = message.get("code"), message.get("time_s"), message.get("memory_mb")
+    if not isinstance(code, str) or not isinstance(time_s, int | float) or not isinstance(memory_mb, int):
+        raise ProtocolError("run request")
+    return Request(code, float(time_s), memory_mb, tuple(capture), bool(message.get("trace")))
+
+
+class _Run:
+    """One child from fork to reaping, with its output collected under the caps."""
+
+    def __init__(self, request: Request, output_bytes: int, plan: Plan, channel: _Channel, run_id: object) -> None:
+        self.request, self.output_bytes, self.plan = request, output_bytes, plan
+        self.channel, self.run_id = channel, run_id
+        self.stdout, self.stderr, self.report = bytearray(), bytearray(), bytearray()
+        self.reason: Status | None = None  # why the worker killed the child, if it did
+
+    def execute(self) -> RunResult:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        res_r, res_w = os.pipe()
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            run_child(self.request, self.plan, out_w=out_w, err_w=err_w, res_w=res_w, devnull=devnull)
+        for fd in (out_w, err_w, res_w, devnull):
+            os.close(fd)
+        self._collect(pid, {out_r: self.stdout, err_r: self.stderr, res_r: self.report}, started)
+        _, status, usage = os.wait4(pid, 0)
+        duration = time.monotonic() - started
+        return self._result(status, usage.ru_utime + usage.ru_stime, duration)
+
+    def _collect(self, pid: int, sinks: dict[int, bytearray], started: float) -> None:
+        deadline = started + self.request.time_s
+        poller = select.poll()
+        for fd in sinks:
+            poller.register(fd, select.POLLIN)
+        poller.register(0, select.POLLIN)
+        open_fds = set(sinks)
+        while open_fds:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 and self.reason is None:
+                self._kill(pid, Status.TIMEOUT)
+            timeout_ms = 50 if self.reason is not None else max(1, int(remaining * 1000) + 1)
+            for fd, _events in poller.poll(timeout_ms):
+                if fd == 0:
+                    self._on_host_message(pid)
+                    if self.channel.closed:
+                        poller.unregister(0)
+                    continue
+                data = os.read(fd, _CHUNK)
+                if not data:
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
+                    os.close(fd)
+                    continue
+                self._store(pid, sinks[fd], data, is_report=sinks[fd] is self.report)
+
+    def _store(self, pid: int, sink: bytearray, data: bytes, *, is_report: bool) -> None:
+        room = _RESULT_CAP - len(sink) if is_report else self.output_bytes - len(self.stdout) - len(self.stderr)
+        sink += data[: max(room, 0)]
+        if len(data) > room and self.reason is None:
+            self._kill(pid, Status.OUTPUT_LIMIT)
+
+    def _on_host_message(self, pid: int) -> None:
+        for message in self.channel.pending():
+            if not isinstance(message, dict) or self.reason is not None:
+                continue
+            if message.get("op") == "cancel" and message.get("id") == self.run_id:
+                self._kill(pid, Status.KILLED)
+        if self.channel.closed and self.reason is None:
+            self._kill(pid, Status.KILLED)
+
+    def _kill(self, pid: int, reason: Status) -> None:
+        self.reason = reason
+        for kill in (os.killpg, os.kill):  # the group may not exist yet if the child just forked
+            with contextlib.suppress(ProcessLookupError):
+                kill(pid, signal.SIGKILL)
+
+    def _result(self, wait_status: int, cpu_s: float, duration: float) -> RunResult:
+        status, error, error_line = Status.ERROR, None, None
+        values: dict[str, CapturedValue] = {}
+        limit_text = f"{self.request.time_s:g} s"
+        if self.reason is Status.KILLED:
+            error = "cancelled"
+        elif self.reason is Status.OUTPUT_LIMIT:
+            error = f"the program printed more than {self.output_bytes} bytes and was stopped"
+        elif self.reason is Status.TIMEOUT:
+            error = f"the program ran longer than its time limit of {limit_text} and was stopped"
+        elif os.WIFSIGNALED(wait_status):
+            sig = os.WTERMSIG(wait_status)
+            if sig in (signal.SIGKILL, signal.SIGXCPU) and cpu_s >= self.request.time_s:
+                status, error = Status.TIMEOUT, f"the program used more than {limit_text} of CPU time"
+            else:
+                status = Status.KILLED
+                error = f"the program crashed ({signal.Signals(sig).name}: {signal.strsignal(sig)})"
+        else:
+            status, error, error_line, values = _parse_report(bytes(self.report), wait_status)
+        if self.reason is not None:
+            status = self.reason
+        return RunResult(
+            status=status,
+            stdout=self.stdout.decode("utf-8", "replace"),
+            stderr=self.stderr.decode("utf-8", "replace"),
+            error=error,
+            error_line=error_line,
+            values=values,
+            duration_s=duration,
+            isolation=Isolation(self.plan.isolation),
+        )
+
+
+def _parse_report(raw: bytes, wait_status: int) -> tuple[Status, str | None, int | None, dict[str, CapturedValue]]:
+    missing = f"the program ended without a result (exit status {os.waitstatus_to_exitcode(wait_status)})"
+    try:
+        report = loads_line(raw.split(b"\n", 1)[0])
+        if not isinstance(report, dict):
+            raise ProtocolError("report")
+        status = Status(str(report.get("status")))
+        if status not in (Status.OK, Status.ERROR, Status.MEMORY):
+            raise ProtocolError("status")
+        error, line = report.get("error"), report.get("error_line")
+        if (error is not None and not isinstance(error, str)) or (line is not None and not isinstance(line, int)):
+            raise ProtocolError("error")
+        return status, error, line, parse_values(report.get("values", {}))
+    except (ProtocolError, ValueError):
+        return Status.ERROR, missing, None, {}
+
+
+def serve() -> None:
+    warm_up()
+    plan, layers = make_plan()
+    with contextlib.suppress(OSError):
+        prctl(_PR_SET_DUMPABLE, 0)  # other processes of this user may not read our memory
+    gc.collect()
+    gc.freeze()  # keeps the children's copy-on-write pages shared
+    channel = _Channel()
+    channel.send(
+        {
+            "op": "ready",
+            "isolation": plan.isolation,
+            "layers": [{"name": x.name, "active": x.active, "detail": x.detail} for x in layers],
+        }
+    )
+    while (messages := channel.receive()) is not None:
+        for message in messages:
+            if isinstance(message, dict) and message.get("op") == "run":
+                _serve_one(message, plan, channel)
+
+
+def _serve_one(message: dict[str, Any], plan: Plan, channel: _Channel) -> None:
+    """Run one request; other messages (a cancel that arrived after its run ended) are dropped."""
+    run_id = message.get("id")
+    try:
+        request = _request(message)
+        output_bytes = int(message.get("output_bytes", 65536))
+    except (ProtocolError, ValueError, TypeError) as exc:
+        channel.send({"op": "error", "id": run_id, "error": str(exc)})
+        return
+    result = _Run(request, output_bytes, plan, channel, run_id).execute()
+    channel.send({"op": "result", "id": run_id, "result": result.to_json()})
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host decides when the worker stops
+    serve()
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
