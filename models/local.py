@@ -1,0 +1,200 @@
+"""`LocalModel`: a GGUF model run in-process by llama.cpp (llama-cpp-python).
+
+One lock serialises generations (llama.cpp contexts are not re-entrant); `cancel()` may be called
+from any thread and takes effect at the next sampled token. The KV cache is kept between
+generations, so a prompt that starts like the previous one (the few-shot examples) is only
+evaluated from where it differs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.gguf_info import GGUFInfo, check_loadable, inspect
+from models.types import FinishReason, Generation, GenerationRequest, ModelError
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    path: Path
+    n_ctx: int = 4096
+    n_threads: int | None = None  # None: llama.cpp's choice
+    n_gpu_layers: int = 0  # -1 offloads every layer (needs a GPU build, see the README)
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)  # passed to llama_cpp.Llama as is
+
+
+def gpu_offload_supported() -> bool:
+    """Whether this llama-cpp-python build can offload layers to a GPU (CUDA, Metal, Vulkan …)."""
+    import llama_cpp
+
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+class LocalModel:
+    """A loaded GGUF model. Implements `models.types.LanguageModel`."""
+
+    def __init__(self, settings: ModelSettings) -> None:
+        self.settings = settings
+        self.info: GGUFInfo = inspect(settings.path)
+        check_loadable(self.info, settings.n_ctx)
+        self._llama = _load(settings, self.info)
+        self._lock = threading.Lock()
+        self._cancel = threading.Event()
+        self._formatter = self._chat_formatter()
+
+    @property
+    def name(self) -> str:
+        return self.info.description
+
+    @property
+    def n_ctx(self) -> int:
+        return int(self._llama.n_ctx())
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._llama.tokenize(text.encode("utf-8"), add_bos=True, special=True))
+
+    def format_prompt(self, request: GenerationRequest) -> str:
+        """The exact text the model sees: the chat template applied, or the raw prompt."""
+        if request.prompt is not None:
+            return request.prompt
+        messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        if self._formatter is None:  # a base model: plain turns
+            return "\n\n".join(m["content"] for m in messages) + "\n\n"
+        return str(self._formatter(messages=messages).prompt)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def clear_cache(self) -> None:
+        """Forget the KV cache, so the next prompt is evaluated from its first token."""
+        with self._lock:
+            self._llama.reset()
+
+    def close(self) -> None:
+        with self._lock:
+            self._llama.close()
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        with self._lock:
+            self._cancel.clear()
+            yield from self._generate(request)
+
+    def _generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        from llama_cpp.llama import StoppingCriteriaList
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        prompt = self.format_prompt(request)
+        tokens = self._llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+        room = self.n_ctx - len(tokens)
+        if room < 1:
+            raise ModelError(
+                f"the prompt is {len(tokens)} tokens long but the model's context holds {self.n_ctx}; "
+                "shorten the question or raise the context size"
+            )
+        cached = self._cached_prefix(tokens)
+        started = time.perf_counter()
+        first_token_at: float | None = None
+        longest = 0
+
+        def stop_when_cancelled(input_ids: Any, _logits: Any) -> bool:
+            nonlocal first_token_at, longest
+            if first_token_at is None:
+                first_token_at = time.perf_counter()
+            longest = max(longest, len(input_ids))
+            return self._cancel.is_set()
+
+        try:
+            stream = self._llama.create_completion(
+                prompt,
+                max_tokens=min(request.max_tokens, room),
+                temperature=request.temperature,
+                top_p=request.top_p,
+                seed=request.seed if request.seed is not None else self.settings.seed,
+                stop=list(request.stop),
+                stream=True,
+                stopping_criteria=StoppingCriteriaList([stop_when_cancelled]),
+                grammar=LlamaGrammar.from_string(request.grammar, verbose=False) if request.grammar else None,
+                logit_bias=dict(request.logit_bias) or None,
+            )
+            parts: list[str] = []
+            finish: FinishReason = "stop"
+            for chunk in stream:
+                choice = chunk["choices"][0]
+                if choice["text"]:
+                    parts.append(choice["text"])
+                    yield choice["text"]
+                if choice.get("finish_reason") == "length":
+                    finish = "length"
+        except (RuntimeError, ValueError) as exc:
+            raise ModelError(f"{self.name} failed while generating: {exc}") from exc
+        ended = time.perf_counter()
+        if self._cancel.is_set():
+            finish = "cancelled"
+        first = first_token_at or ended
+        yield Generation(
+            text="".join(parts),
+            prompt_tokens=len(tokens),
+            cached_prompt_tokens=cached,
+            completion_tokens=max(longest - len(tokens), 0),
+            prompt_eval_s=first - started,
+            decode_s=ended - first,
+            finish_reason=finish,
+        )
+
+    def _cached_prefix(self, tokens: list[int]) -> int:
+        """How many leading prompt tokens the KV cache already holds (llama.cpp re-evaluates the
+        last one of a fully cached prompt to get fresh logits)."""
+        held = self._llama.input_ids[: self._llama.n_tokens]
+        same = 0
+        for a, b in zip(held, tokens, strict=False):
+            if a != b:
+                break
+            same += 1
+        return min(same, len(tokens) - 1)
+
+    def _chat_formatter(self) -> Any:
+        template = self._llama.metadata.get("tokenizer.chat_template")
+        if not template:
+            return None
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        def token_text(token: int) -> str:
+            return self._llama._model.token_get_text(token) if token >= 0 else ""
+
+        return Jinja2ChatFormatter(
+            template=template,
+            eos_token=token_text(self._llama.token_eos()),
+            bos_token=token_text(self._llama.token_bos()),
+        )
+
+
+def _load(settings: ModelSettings, info: GGUFInfo) -> Any:
+    import llama_cpp
+
+    options: dict[str, Any] = {
+        "model_path": str(settings.path),
+        "n_ctx": settings.n_ctx,
+        "n_gpu_layers": settings.n_gpu_layers,
+        "seed": settings.seed,
+        "verbose": False,
+        **settings.extra,
+    }
+    if settings.n_threads:
+        options["n_threads"] = settings.n_threads
+    try:
+        # llama.cpp reports loading problems on stderr; keep the terminal clean and say it ourselves.
+        with open(os.devnull, "w") as sink, contextlib.redirect_stderr(sink):
+            return llama_cpp.Llama(**options)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ModelError(
+            f"llama.cpp could not load {info.path.name} ({info.description}): {exc}. "
+            "The file may be damaged or use a variant this llama.cpp does not support."
+        ) from exc

@@ -1,0 +1,51 @@
+"""`ScriptedModel`: a deterministic stand-in for a language model, for logic tests.
+
+It returns queued replies in order and records every call's request, so a test can assert how
+many calls were made and what each prompt contained. Real-model behaviour is tested against the
+embedded model; this is for what does not depend on the model.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+
+from models.types import FinishReason, Generation, GenerationRequest, ModelError
+
+
+class ScriptedModel:
+    """Replies with the queued strings, in order; streams each in `chunk_size`-character pieces."""
+
+    def __init__(self, replies: Iterable[str], *, chunk_size: int | None = None, name: str = "scripted") -> None:
+        self._replies = deque(replies)
+        self._chunk_size = chunk_size
+        self._name = name
+        self._cancelled = threading.Event()
+        self.calls: list[str] = []  # each call's prompt, as text
+        self.requests: list[GenerationRequest] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        self._cancelled.clear()
+        self.requests.append(request)
+        self.calls.append(request.as_text())
+        if not self._replies:
+            raise ModelError(f"{self._name} has no reply left for call {len(self.calls)}")
+        reply = self._replies.popleft()
+        size = self._chunk_size or max(len(reply), 1)
+        sent = 0
+        for start in range(0, len(reply), size):
+            if self._cancelled.is_set():
+                break
+            yield reply[start : start + size]
+            sent = start + size
+        text = reply[: min(sent, len(reply))]
+        finish: FinishReason = "cancelled" if self._cancelled.is_set() and sent < len(reply) else "stop"
+        yield Generation(text, len(self.calls[-1].split()), 0, len(text.split()), 0.0, 0.0, finish)
+
+    def cancel(self) -> None:
+        self._cancelled.set()

@@ -1,0 +1,105 @@
+"""What the reasoning core sees of a language model: requests, streamed text, results, errors.
+
+`LanguageModel` is the protocol the core depends on; `models.local.LocalModel` (llama.cpp) and
+`models.testing.ScriptedModel` (queued replies) implement it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+Role = Literal["system", "user", "assistant"]
+FinishReason = Literal["stop", "length", "cancelled"]
+
+
+class ModelError(RuntimeError):
+    """A model could not be found, verified, loaded or run; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """One generation. Give `messages` for an instruct model (formatted with its chat template)
+    or `prompt` for raw completion; `grammar` is GBNF text, `logit_bias` maps token ids to bias."""
+
+    messages: tuple[ChatMessage, ...] = ()
+    prompt: str | None = None
+    max_tokens: int = 512
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+    grammar: str | None = None
+    logit_bias: Mapping[int, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if (self.prompt is None) == (not self.messages):
+            raise ValueError("give either messages or a prompt")
+        if self.max_tokens < 1:
+            raise ValueError("max_tokens must be positive")
+
+    @staticmethod
+    def chat(user: str, *, system: str | None = None, **options: object) -> GenerationRequest:
+        messages = ((ChatMessage("system", system),) if system else ()) + (ChatMessage("user", user),)
+        return GenerationRequest(messages=messages, **options)  # type: ignore[arg-type]
+
+    def as_text(self) -> str:
+        """The request as readable text (for logs and scripted models)."""
+        if self.prompt is not None:
+            return self.prompt
+        return "\n\n".join(f"[{m.role}]\n{m.content}" for m in self.messages)
+
+
+@dataclass(frozen=True)
+class Generation:
+    """The finished generation: text, token counts and timings."""
+
+    text: str
+    prompt_tokens: int
+    cached_prompt_tokens: int  # of prompt_tokens, how many were reused from the KV cache
+    completion_tokens: int
+    prompt_eval_s: float  # until the first token was sampled
+    decode_s: float  # the rest
+    finish_reason: FinishReason
+
+    @property
+    def evaluated_prompt_tokens(self) -> int:
+        return self.prompt_tokens - self.cached_prompt_tokens
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Decoding speed: the first token belongs to the prompt phase, so it is not counted."""
+        decoded = self.completion_tokens - 1
+        return decoded / self.decode_s if decoded > 0 and self.decode_s > 0 else 0.0
+
+
+class LanguageModel(Protocol):
+    """A model that streams text. `generate` yields text chunks, then the `Generation` last."""
+
+    @property
+    def name(self) -> str: ...
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]: ...
+
+    def cancel(self) -> None:
+        """Stop the generation in flight (callable from another thread)."""
+        ...
+
+
+def complete(
+    model: LanguageModel, request: GenerationRequest, on_text: Callable[[str], None] | None = None
+) -> Generation:
+    """Run a generation to its end, passing each text chunk to `on_text`."""
+    for item in model.generate(request):
+        if isinstance(item, Generation):
+            return item
+        if on_text is not None:
+            on_text(item)
+    raise ModelError(f"{model.name} ended a generation without a result")
