@@ -1,0 +1,44 @@
+"""Progress events a solve reports while it works (the GUI shows them live; the CLI on stderr).
+
+They are delivered on the solving thread through the `on_event` callback; a GUI forwards them to
+its own thread (see the background-work helper) rather than touching widgets here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sandbox import RunResult
+
+
+@dataclass(frozen=True)
+class ModelStarted:
+    purpose: str  # "program", "repair", "finish"
+
+
+@dataclass(frozen=True)
+class TokenStreamed:
+    purpose: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ProgramExtracted:
+    program: str
+    attempt: int  # 1 for the first program, 2 for a repaired one
+
+
+@dataclass(frozen=True)
+class ExecutionStarted:
+    attempt: int
+
+
+@dataclass(frozen=True)
+class ExecutionFinished:
+    attempt: int
+    result: RunResult
+
+
+Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished
+EventHandler = Callable[[Event], None]

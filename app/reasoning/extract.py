@@ -1,0 +1,65 @@
+"""Find the program in a model's reply.
+
+Handles ```python and bare ``` fences, several blocks (the one that is a program wins), a reply
+that is nothing but code, and a fence left open when generation hit its token limit.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
+_PYTHON_TAGS = {"python", "py", "python3", ""}
+
+
+def code_blocks(reply: str) -> list[tuple[str, str, bool]]:
+    """(language tag, code, closed) for every fenced block, in order."""
+    blocks: list[tuple[str, str, bool]] = []
+    fences = list(_FENCE.finditer(reply))
+    i = 0
+    while i < len(fences):
+        opening = fences[i]
+        start = opening.end() + 1
+        if i + 1 < len(fences) and fences[i + 1].group(1) == "":
+            closing = fences[i + 1]
+            blocks.append((opening.group(1).lower(), reply[start : closing.start()].rstrip(), True))
+            i += 2
+        else:  # an unterminated fence: the model stopped mid-program
+            blocks.append((opening.group(1).lower(), reply[start:].rstrip(), False))
+            break
+    return blocks
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _program_score(code: str) -> tuple[int, int, int]:
+    """Higher is more program-like: parses, computes or prints something, length."""
+    parses = _parses(code)
+    does_something = parses and any(
+        isinstance(node, ast.Assign | ast.AugAssign | ast.Call | ast.FunctionDef) for node in ast.walk(ast.parse(code))
+    )
+    return int(parses), int(does_something), len(code)
+
+
+def complete_program(reply: str) -> bool:
+    """True once the reply holds a closed Python block (generation may stop there)."""
+    return any(closed and tag in _PYTHON_TAGS and code.strip() for tag, code, closed in code_blocks(reply))
+
+
+def extract_program(reply: str) -> str | None:
+    """The program in `reply`, or None when there is none."""
+    blocks = [(tag, code) for tag, code, _closed in code_blocks(reply) if tag in _PYTHON_TAGS and code.strip()]
+    if blocks:
+        tagged = [code for tag, code in blocks if tag] or [code for _tag, code in blocks]
+        return max(tagged, key=_program_score)
+    text = reply.strip()
+    if text and "```" not in text and _parses(text) and _program_score(text)[1]:
+        return text  # the whole reply is code without fences
+    return None

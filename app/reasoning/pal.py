@@ -1,0 +1,107 @@
+"""PAL (Program-aided Language models), as the user's spec states it.
+
+1. Fill the Program-aided prompt with the question; call the model once.
+2. Extract the program; none → no answer, status no_program.
+3. Run it in the sandbox (default 5 s) and capture what it prints.
+4. The printed output, trimmed, is the answer; the program is kept as the working.
+5. With repair on and a failed run, call the model once with the Repair prompt (program + error)
+   and run the corrected program the same way.
+Stop rule: stop when a program runs and prints an answer. Repair off and a failed run: no answer,
+with the program and the error. Repair on: one attempt; if it fails too, status execution_failed.
+Empty output is a failure, the same as an exception.
+"""
+
+from __future__ import annotations
+
+from app.reasoning import prompts
+from app.reasoning.events import EventHandler
+from app.reasoning.numbers import format_answer
+from app.reasoning.session import (
+    PROGRAM_TOKENS,
+    CancelToken,
+    SolveSession,
+    Stop,
+    check_question,
+    failure_status,
+)
+from app.reasoning.solution import Draft, Solution, SolveStatus
+from app.reasoning.solve_log import log_solution
+from models.types import LanguageModel
+from sandbox import RunResult, Sandbox
+
+EMPTY_OUTPUT_ERROR = "The program ran but printed nothing; it must print the final answer."
+
+
+def solve_pal(
+    question: str,
+    model: LanguageModel,
+    sandbox: Sandbox,
+    *,
+    repair: bool = False,
+    time_s: float = 5.0,
+    memory_mb: int = 512,
+    on_event: EventHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> Solution:
+    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb)
+    draft = Draft(question, "pal")
+    try:
+        status, answer = _solve(question, session, draft, repair=repair)
+    except Stop as stop:
+        status, answer = stop.status, None
+        draft.error = stop.error
+    solution = draft.build(status, answer, session.calls, session.elapsed())
+    log_solution(solution)
+    return solution
+
+
+def _solve(question: str, session: SolveSession, draft: Draft, *, repair: bool) -> tuple[SolveStatus, str | None]:
+    problem = check_question(question)
+    if problem:
+        raise Stop(SolveStatus.INVALID_QUESTION, problem)
+    reply = session.ask(
+        "program", prompts.fill("pal", question=question), max_tokens=PROGRAM_TOKENS, stop_after_program=True
+    )
+    program = session.program_from(reply, attempt=1)
+    if program is None:
+        raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
+    draft.programs.append(program)
+    result = _run(session, draft, program, 1)
+    if result is not None:
+        return SolveStatus.ANSWERED, format_answer(result.stdout)
+    if not repair:
+        return _first_failure(session, draft), None
+
+    draft.repair_used = True
+    error = draft.error or EMPTY_OUTPUT_ERROR
+    repair_prompt = prompts.fill("repair", question=question, program=program, error=error)
+    reply = session.ask("repair", repair_prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
+    fixed = session.program_from(reply, attempt=2)
+    if fixed is None:
+        draft.error = f"the repair reply contains no program (the first program failed with: {error})"
+        return SolveStatus.EXECUTION_FAILED, None
+    draft.programs.append(fixed)
+    result = _run(session, draft, fixed, 2)
+    if result is not None:
+        return SolveStatus.ANSWERED, format_answer(result.stdout)
+    return SolveStatus.EXECUTION_FAILED, None
+
+
+def _run(session: SolveSession, draft: Draft, program: str, attempt: int) -> RunResult | None:
+    """Run one program; the result when it printed an answer, else None (draft holds the error)."""
+    result = session.run(program, attempt, capture=())
+    draft.output, draft.isolation = result.stdout, result.isolation.value
+    draft.error, draft.error_line = result.error, result.error_line
+    if result.ok and result.stdout.strip():
+        return result
+    if result.ok:
+        draft.error = EMPTY_OUTPUT_ERROR
+    return None
+
+
+def _first_failure(session: SolveSession, draft: Draft) -> SolveStatus:
+    result = session.last_result
+    assert result is not None
+    if result.ok:
+        return SolveStatus.EMPTY_OUTPUT
+    return failure_status(result)

@@ -1,0 +1,104 @@
+"""Program of Thoughts, as the user's spec states it.
+
+1. Call the model with the Program of Thoughts prompt and the question.
+2. Run the program in the sandbox with time and memory limits, and read the value of `ans`.
+3. Without a finishing step, `ans` is the answer (one model call).
+4. With the finishing step (a per-task setting, off by default), call the model with the
+   Finish-from-ans prompt, passing the question and `ans`.
+5. Parse the finishing reply's `Answer:` line and return it; program and `ans` are the working.
+Stop rule: stop when `ans` has been read, or after the one finishing call. A failing program or
+one that never sets `ans` gives no answer, with the program and the error.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.reasoning import prompts
+from app.reasoning.events import EventHandler
+from app.reasoning.numbers import format_answer, format_float
+from app.reasoning.session import (
+    FINISH_TOKENS,
+    PROGRAM_TOKENS,
+    CancelToken,
+    SolveSession,
+    Stop,
+    check_question,
+    failure_status,
+)
+from app.reasoning.solution import Draft, Solution, SolveStatus
+from app.reasoning.solve_log import log_solution
+from models.types import LanguageModel
+from sandbox import CapturedValue, Sandbox
+
+_ANSWER_LINE = re.compile(r"^\s*\**Answer\**\s*:\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def solve_pot(
+    question: str,
+    model: LanguageModel,
+    sandbox: Sandbox,
+    *,
+    finish: bool = False,
+    time_s: float = 5.0,
+    memory_mb: int = 512,
+    on_event: EventHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> Solution:
+    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb)
+    draft = Draft(question, "pot+finish" if finish else "pot")
+    try:
+        status, answer = _solve(question, session, draft, finish=finish)
+    except Stop as stop:
+        status, answer = stop.status, None
+        draft.error = stop.error
+    solution = draft.build(status, answer, session.calls, session.elapsed())
+    log_solution(solution)
+    return solution
+
+
+def ans_text(value: CapturedValue) -> str:
+    """`ans` as the user reads it: numbers without float noise, other values as their text."""
+    data = value.json
+    if isinstance(data, bool) or data is None:
+        return value.repr
+    if isinstance(data, float):
+        return format_float(data)
+    if isinstance(data, int):
+        return str(data)
+    if isinstance(data, str):
+        return format_answer(data)
+    return value.repr
+
+
+def _solve(question: str, session: SolveSession, draft: Draft, *, finish: bool) -> tuple[SolveStatus, str | None]:
+    problem = check_question(question)
+    if problem:
+        raise Stop(SolveStatus.INVALID_QUESTION, problem)
+    reply = session.ask(
+        "program", prompts.fill("pot", question=question), max_tokens=PROGRAM_TOKENS, stop_after_program=True
+    )
+    program = session.program_from(reply, attempt=1)
+    if program is None:
+        raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
+    draft.programs.append(program)
+    result = session.run(program, 1, capture=("ans",))
+    draft.output, draft.isolation = result.stdout, result.isolation.value
+    draft.error, draft.error_line = result.error, result.error_line
+    draft.ans = result.values.get("ans")
+    if not result.ok:
+        return failure_status(result), None
+    if draft.ans is None:
+        draft.error = "The program ran but did not set a variable called ans."
+        return SolveStatus.NO_ANS, None
+    value = ans_text(draft.ans)
+    if not finish:
+        return SolveStatus.ANSWERED, value
+
+    finish_prompt = prompts.fill("finish", question=question, ans=value)
+    draft.finish_reply = session.ask("finish", finish_prompt, max_tokens=FINISH_TOKENS, stop_after_program=False)
+    answers = _ANSWER_LINE.findall(draft.finish_reply)
+    if not answers:
+        draft.error = "The finishing reply has no line starting with 'Answer:'."
+        return SolveStatus.NO_ANSWER_LINE, None
+    return SolveStatus.ANSWERED, format_answer(answers[-1])

@@ -1,0 +1,171 @@
+"""The steps PAL and PoT share: call the model, extract the program, run it, report progress.
+
+A `SolveSession` lives for one solve. It records every model call, forwards progress events,
+turns model and sandbox failures into statuses, and honours a `CancelToken` that another thread
+may trigger at any time (it stops the model between tokens and kills a running program).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+
+from app.reasoning.events import (
+    Event,
+    EventHandler,
+    ExecutionFinished,
+    ExecutionStarted,
+    ModelStarted,
+    ProgramExtracted,
+    TokenStreamed,
+)
+from app.reasoning.extract import complete_program, extract_program
+from app.reasoning.solution import ModelCall, SolveStatus
+from models.types import Generation, GenerationRequest, LanguageModel, ModelError
+from sandbox import RunResult, Sandbox, SandboxError, Status
+
+MAX_QUESTION_CHARS = 20_000
+PROGRAM_TOKENS = 768
+FINISH_TOKENS = 512
+
+
+class CancelToken:
+    """Cancels one solve from any thread: stops the model and the running program."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._model: LanguageModel | None = None
+        self._sandbox: Sandbox | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._event.set()
+            if self._model is not None:
+                self._model.cancel()
+            if self._sandbox is not None:
+                self._sandbox.cancel()
+
+    def bind(self, model: LanguageModel, sandbox: Sandbox) -> None:
+        with self._lock:
+            self._model, self._sandbox = model, sandbox
+
+
+class Stop(Exception):
+    """Ends a solve early with a status (raised inside a session, caught by the method)."""
+
+    def __init__(self, status: SolveStatus, error: str | None = None) -> None:
+        super().__init__(error or status.value)
+        self.status, self.error = status, error
+
+
+class SolveSession:
+    def __init__(
+        self,
+        model: LanguageModel,
+        sandbox: Sandbox,
+        *,
+        on_event: EventHandler | None = None,
+        cancel: CancelToken | None = None,
+        time_s: float = 5.0,
+        memory_mb: int = 512,
+    ) -> None:
+        self.model, self.sandbox = model, sandbox
+        self.time_s, self.memory_mb = time_s, memory_mb
+        self.calls: list[ModelCall] = []
+        self.last_result: RunResult | None = None
+        self.started = time.monotonic()
+        self._on_event = on_event
+        self.cancel = cancel or CancelToken()
+        self.cancel.bind(model, sandbox)
+
+    def emit(self, event: Event) -> None:
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def check_cancelled(self) -> None:
+        if self.cancel.cancelled:
+            raise Stop(SolveStatus.CANCELLED, "cancelled")
+
+    def ask(self, purpose: str, prompt: str, *, max_tokens: int, stop_after_program: bool) -> str:
+        """One model call with `prompt` as the user message; returns the reply text.
+
+        With `stop_after_program`, generation ends as soon as a complete code block has arrived
+        (whatever the model would chat about afterwards is not needed).
+        """
+        self.check_cancelled()
+        self.emit(ModelStarted(purpose))
+        request = GenerationRequest.chat(prompt, max_tokens=max_tokens, temperature=0.0)
+        parts: list[str] = []
+        started = time.monotonic()
+        stopped_early = False
+        result: Generation | None = None
+        try:
+            for item in self.model.generate(request):
+                if isinstance(item, Generation):
+                    result = item
+                    break
+                parts.append(item)
+                self.emit(TokenStreamed(purpose, item))
+                if stop_after_program and not stopped_early and complete_program("".join(parts)):
+                    stopped_early = True
+                    self.model.cancel()
+        except ModelError as exc:
+            raise Stop(SolveStatus.MODEL_ERROR, str(exc)) from exc
+        reply = result.text if result else "".join(parts)
+        self.calls.append(
+            ModelCall(
+                purpose=purpose,
+                prompt=prompt,
+                reply=reply,
+                prompt_tokens=result.prompt_tokens if result else 0,
+                completion_tokens=result.completion_tokens if result else 0,
+                seconds=time.monotonic() - started,
+            )
+        )
+        self.check_cancelled()
+        return reply
+
+    def program_from(self, reply: str, attempt: int) -> str | None:
+        program = extract_program(reply)
+        if program is not None:
+            self.emit(ProgramExtracted(program, attempt))
+        return program
+
+    def run(self, program: str, attempt: int, *, capture: Iterable[str]) -> RunResult:
+        self.check_cancelled()
+        self.emit(ExecutionStarted(attempt))
+        try:
+            result = self.sandbox.run(program, time_s=self.time_s, memory_mb=self.memory_mb, capture=tuple(capture))
+        except SandboxError as exc:
+            raise Stop(SolveStatus.SANDBOX_UNAVAILABLE, str(exc)) from exc
+        self.last_result = result
+        self.emit(ExecutionFinished(attempt, result))
+        self.check_cancelled()
+        return result
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+
+def check_question(question: str) -> str | None:
+    """Why `question` cannot be solved, or None when it is fine."""
+    if not question.strip():
+        return "the question is empty"
+    if len(question) > MAX_QUESTION_CHARS:
+        return f"the question is {len(question):,} characters long; the limit is {MAX_QUESTION_CHARS:,}"
+    return None
+
+
+def failure_status(result: RunResult) -> SolveStatus:
+    """The solve status for a run that did not succeed."""
+    return {
+        Status.TIMEOUT: SolveStatus.TIMEOUT,
+        Status.MEMORY: SolveStatus.MEMORY_LIMIT,
+        Status.OUTPUT_LIMIT: SolveStatus.OUTPUT_LIMIT,
+    }.get(result.status, SolveStatus.EXECUTION_FAILED)

@@ -1,0 +1,147 @@
+"""What a solve returns: a frozen `Solution` with the answer, the working and every model call."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox import CapturedValue
+
+
+class SolveStatus(enum.StrEnum):
+    ANSWERED = "answered"
+    INVALID_QUESTION = "invalid_question"
+    NO_PROGRAM = "no_program"
+    EXECUTION_FAILED = "execution_failed"
+    EMPTY_OUTPUT = "empty_output"
+    NO_ANS = "no_ans"
+    NO_ANSWER_LINE = "no_answer_line"
+    TIMEOUT = "timeout"
+    MEMORY_LIMIT = "memory_limit"
+    OUTPUT_LIMIT = "output_limit"
+    CANCELLED = "cancelled"
+    MODEL_ERROR = "model_error"
+    SANDBOX_UNAVAILABLE = "sandbox_unavailable"
+
+
+STATUS_TEXT = {
+    SolveStatus.ANSWERED: "answered",
+    SolveStatus.INVALID_QUESTION: "the question cannot be used",
+    SolveStatus.NO_PROGRAM: "the model wrote no program",
+    SolveStatus.EXECUTION_FAILED: "the program failed",
+    SolveStatus.EMPTY_OUTPUT: "the program printed nothing",
+    SolveStatus.NO_ANS: "the program did not set ans",
+    SolveStatus.NO_ANSWER_LINE: "the finishing step gave no 'Answer:' line",
+    SolveStatus.TIMEOUT: "the program ran too long",
+    SolveStatus.MEMORY_LIMIT: "the program used too much memory",
+    SolveStatus.OUTPUT_LIMIT: "the program printed too much",
+    SolveStatus.CANCELLED: "cancelled",
+    SolveStatus.MODEL_ERROR: "the model failed",
+    SolveStatus.SANDBOX_UNAVAILABLE: "programs cannot be run safely here",
+}
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    purpose: str  # "program", "repair" or "finish"
+    prompt: str
+    reply: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    question: str
+    method: str
+    status: SolveStatus
+    answer: str | None
+    program: str | None  # the last program that ran (the working)
+    programs: tuple[str, ...]  # every program, in order (the first, then a repaired one)
+    output: str
+    error: str | None
+    error_line: int | None
+    ans: CapturedValue | None
+    calls: tuple[ModelCall, ...]
+    repair_used: bool
+    finish_reply: str | None
+    duration_s: float
+    isolation: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def answered(self) -> bool:
+        return self.status is SolveStatus.ANSWERED
+
+    @property
+    def message(self) -> str:
+        return STATUS_TEXT[self.status]
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's `--json` object and the log line (contract: docs/architecture.md)."""
+        return {
+            "question": self.question,
+            "method": self.method,
+            "answer": self.answer,
+            "status": self.status.value,
+            "message": self.message,
+            "program": self.program,
+            "programs": list(self.programs),
+            "output": self.output,
+            "error": self.error,
+            "error_line": self.error_line,
+            "ans": self.ans.to_json() if self.ans else None,
+            "calls": len(self.calls),
+            "model_calls": [
+                {
+                    "purpose": c.purpose,
+                    "prompt": c.prompt,
+                    "reply": c.reply,
+                    "prompt_tokens": c.prompt_tokens,
+                    "completion_tokens": c.completion_tokens,
+                    "seconds": round(c.seconds, 3),
+                }
+                for c in self.calls
+            ],
+            "repair_used": self.repair_used,
+            "finish_reply": self.finish_reply,
+            "duration_s": round(self.duration_s, 3),
+            "isolation": self.isolation,
+        }
+
+
+@dataclass
+class Draft:
+    """The working of a solve in progress; `build` freezes it into a `Solution`."""
+
+    question: str
+    method: str
+    programs: list[str] = field(default_factory=list)
+    output: str = ""
+    error: str | None = None
+    error_line: int | None = None
+    ans: CapturedValue | None = None
+    repair_used: bool = False
+    finish_reply: str | None = None
+    isolation: str | None = None
+
+    def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
+        return Solution(
+            question=self.question,
+            method=self.method,
+            status=status,
+            answer=answer if status is SolveStatus.ANSWERED else None,
+            program=self.programs[-1] if self.programs else None,
+            programs=tuple(self.programs),
+            output=self.output,
+            error=self.error,
+            error_line=self.error_line,
+            ans=self.ans,
+            calls=tuple(calls),
+            repair_used=self.repair_used,
+            finish_reply=self.finish_reply,
+            duration_s=duration_s,
+            isolation=self.isolation,
+        )

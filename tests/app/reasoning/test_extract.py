@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import pytest
+
+from app.reasoning.extract import complete_program, extract_program
+from app.reasoning.numbers import format_answer, format_float
+
+
+@pytest.mark.parametrize(
+    ("reply", "program"),
+    [
+        ("```python\nprint(1)\n```", "print(1)"),
+        ("Here you go:\n```\nx = 2\nprint(x)\n```\nDone.", "x = 2\nprint(x)"),
+        ("```py\nprint(3)\n```", "print(3)"),
+        # several blocks: the output sample is not the program
+        ("```python\nn = 4\nprint(n * 2)\n```\nOutput:\n```\n8\n```", "n = 4\nprint(n * 2)"),
+        ("First:\n```text\nnot code\n```\n```python\nprint(5)\n```", "print(5)"),
+        # only code, no fences
+        ("total = 3 + 4\nprint(total)", "total = 3 + 4\nprint(total)"),
+        # the fence never closed: generation hit its token limit
+        ("```python\na = 1\nb = 2\nprint(a + b", "a = 1\nb = 2\nprint(a + b"),
+        ("   ```python  \nprint(6)\n   ```", "print(6)"),
+    ],
+)
+def test_extracts_the_program(reply: str, program: str) -> None:
+    assert extract_program(reply) == program
+
+
+@pytest.mark.parametrize("reply", ["The answer is 11.", "", "11", "```python\n\n```"])
+def test_no_program(reply: str) -> None:
+    assert extract_program(reply) is None
+
+
+def test_complete_program_detection() -> None:
+    assert not complete_program("```python\nprint(1)\n")
+    assert complete_program("```python\nprint(1)\n```")
+    assert complete_program("Intro\n```\nprint(1)\n```\nmore")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [("11", "11"), ("11.0\n", "11"), ("2.0500000000000003", "2.05"), (" 3/4 ", "3/4"), ("1e21", "1e+21"),
+     ("The answer is 5.0", "The answer is 5.0"), ("-0.5", "-0.5"), ("0.30000000000000004", "0.3")],
+)  # fmt: skip
+def test_answers_are_shown_without_float_noise(text: str, shown: str) -> None:
+    assert format_answer(text) == shown
+
+
+def test_format_float() -> None:
+    assert format_float(7.0) == "7"
+    assert format_float(float("inf")) == "inf"
+    assert format_float(1 / 3) == "0.333333333333"

@@ -1,0 +1,54 @@
+"""Program of Thoughts: `ans`, the finishing step and failures (ScriptedModel, real sandbox)."""
+
+from __future__ import annotations
+
+from app.reasoning import SolveStatus, solve_pot
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+
+def test_ans_not_printed_output_is_the_answer(sandbox: Sandbox) -> None:
+    solution = solve_pot("q", ScriptedModel(["```python\nans = 40 + 2\nprint('noise')\n```"]), sandbox)
+    assert solution.answer == "42"
+    assert solution.ans is not None and solution.ans.json == 42
+
+
+def test_missing_ans_is_a_clear_failure(sandbox: Sandbox) -> None:
+    solution = solve_pot("q", ScriptedModel(["```python\nresult = 42\n```"]), sandbox)
+    assert solution.status is SolveStatus.NO_ANS
+    assert solution.answer is None
+    assert "did not set a variable called ans" in (solution.error or "")
+
+
+def test_failing_program(sandbox: Sandbox) -> None:
+    solution = solve_pot("q", ScriptedModel(["```python\nans = undefined_name\n```"]), sandbox)
+    assert solution.status is SolveStatus.EXECUTION_FAILED
+    assert "NameError" in (solution.error or "")
+    assert solution.program == "ans = undefined_name"
+
+
+def test_float_ans_without_noise(sandbox: Sandbox) -> None:
+    solution = solve_pot("q", ScriptedModel(["```python\nans = 11.0\n```"]), sandbox)
+    assert solution.answer == "11"
+    solution = solve_pot("q", ScriptedModel(["```python\nans = 0.1 * 3\n```"]), sandbox)
+    assert solution.answer == "0.3"
+
+
+def test_sympy_and_fraction_ans(sandbox: Sandbox) -> None:
+    code = "```python\nfrom fractions import Fraction\nans = Fraction(3, 4)\n```"
+    assert solve_pot("q", ScriptedModel([code]), sandbox).answer == "3/4"
+
+
+def test_finish_without_answer_line(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nans = 2\n```", "It is probably B."])
+    solution = solve_pot("q", model, sandbox, finish=True)
+    assert solution.status is SolveStatus.NO_ANSWER_LINE
+    assert solution.finish_reply == "It is probably B."
+
+
+def test_finish_takes_the_last_answer_line(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nans = 120\n```", "ans is 120 minutes.\nAnswer: 2 hours"])
+    solution = solve_pot("How many hours is 120 minutes?", model, sandbox, finish=True)
+    assert solution.answer == "2 hours"
+    assert solution.method == "pot+finish"
+    assert "<ans>120</ans>" in model.calls[1]

@@ -1,0 +1,67 @@
+"""`pal-studio ask` end to end: the real command, the embedded model, the sandbox."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def pal_studio(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=os.environ,
+    )
+
+
+def contract(stdout: str) -> dict[str, Any]:
+    data = json.loads(stdout)
+    assert {"answer", "status", "program", "output", "error", "calls", "repair_used", "duration_s"} <= set(data)
+    return dict(data)
+
+
+@pytest.mark.parametrize("method", ["pal", "pot"])
+def test_ask_answers_with_the_embedded_model(method: str) -> None:
+    done = pal_studio("ask", "--json", "--method", method, "What is 5 + 2 * 3?")
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = contract(done.stdout)
+    assert data["answer"] == "11", data
+    assert data["status"] == "answered"
+    assert data["calls"] == 1
+    assert done.stderr == ""  # --json prints nothing else
+
+
+def test_text_output_and_progress(tmp_path: Path) -> None:
+    done = pal_studio("ask", "What is 6 times 7?")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Answer: 42")
+    assert "Writing the program" in done.stderr and "Running the program" in done.stderr
+
+
+def test_empty_question_needs_no_model() -> None:
+    done = pal_studio("ask", "  ")
+    assert done.returncode == 2
+    assert "the question is empty" in done.stderr
+
+
+def test_a_bad_model_file_is_named(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.gguf"
+    notes.write_text("not a model")
+    done = pal_studio("ask", "--model", str(notes), "What is 1 + 1?")
+    assert done.returncode == 2
+    assert "notes.gguf is not a GGUF model file" in done.stderr
+
+
+def test_without_a_command_it_says_what_to_do() -> None:
+    done = pal_studio()
+    assert done.returncode == 2
+    assert "pal-studio ask" in done.stderr
