@@ -26,7 +26,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def gold(answer: str) -> float:
-    return float(answer.split("####")[-1].strip().replace(",", ""))
+    return float(answer.rsplit("####", maxsplit=1)[-1].strip().replace(",", ""))
 
 
 def predicted(answer: str | None) -> float | None:

@@ -58,7 +58,7 @@ def test_cancel_from_another_thread_stops_within_a_few_tokens(local_model: Local
 
 
 def test_shared_prefix_is_not_evaluated_again(local_model: LocalModel) -> None:
-    facts = " ".join(f"Shelf {i} holds {i * 7 % 23} jars." for i in range(42))
+    facts = " ".join(f"Shelf {i} holds {i * 7 % 23} jars." for i in range(60))
     first = complete(local_model, GenerationRequest.chat(facts + "\nHow many jars does shelf 3 hold?", max_tokens=8))
     second = complete(local_model, GenerationRequest.chat(facts + "\nHow many jars does shelf 9 hold?", max_tokens=8))
     assert first.prompt_tokens > 600
