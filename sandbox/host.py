@@ -125,33 +125,36 @@ class Sandbox:
         capture: Iterable[str] = ("ans",),
         trace: bool = False,
         allow_unisolated: bool = False,
+        cancel_event: threading.Event | None = None,
     ) -> RunResult:
         """Run `code` once in a fresh child and describe what happened.
 
         The program's own failure is a status in the result, never an exception here; this
         raises only `SandboxError` (cannot run at all) and `ValueError` (bad arguments).
+        `cancel_event`, when given and set, cancels the run even if it was set before the run
+        reached the worker (a caller's cancel must not fall between its own check and this call).
         """
         names = _check_arguments(code, time_s, memory_mb, output_bytes, capture)
         with self._run_lock:
-            self.start()
-            if self._isolation is Isolation.NONE and not allow_unisolated:
-                raise IsolationUnavailable(
-                    "No isolation is available on this machine, so the program was not run. "
-                    "Pass allow_unisolated=True only if the user agreed to run it unprotected."
-                )
             run_id = next(self._ids)
-            request = {
-                "op": "run", "id": run_id, "code": code, "time_s": time_s, "memory_mb": memory_mb,
-                "output_bytes": output_bytes, "capture": names, "trace": trace,
-            }  # fmt: skip
-            with self._state:
-                self._inflight, self._sent = run_id, False
-                if self._cancelled:
-                    self._cancelled, self._inflight = False, None
-                    return self._failure(Status.KILLED, "cancelled")
-                self._write(request)
-                self._sent = True
+            with self._state:  # in flight from here on, so a cancel during start-up counts
+                self._inflight, self._sent, self._cancelled = run_id, False, False
             try:
+                self.start()
+                if self._isolation is Isolation.NONE and not allow_unisolated:
+                    raise IsolationUnavailable(
+                        "No isolation is available on this machine, so the program was not run. "
+                        "Pass allow_unisolated=True only if the user agreed to run it unprotected."
+                    )
+                request = {
+                    "op": "run", "id": run_id, "code": code, "time_s": time_s, "memory_mb": memory_mb,
+                    "output_bytes": output_bytes, "capture": names, "trace": trace,
+                }  # fmt: skip
+                with self._state:
+                    if self._cancelled or (cancel_event is not None and cancel_event.is_set()):
+                        return self._failure(Status.KILLED, "cancelled")
+                    self._write(request)
+                    self._sent = True
                 return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S)
             finally:
                 with self._state:

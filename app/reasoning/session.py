@@ -43,6 +43,10 @@ class CancelToken:
     def cancelled(self) -> bool:
         return self._event.is_set()
 
+    @property
+    def event(self) -> threading.Event:
+        return self._event
+
     def cancel(self) -> None:
         with self._lock:
             self._event.set()
@@ -112,7 +116,9 @@ class SolveSession:
                     break
                 parts.append(item)
                 self.emit(TokenStreamed(purpose, item))
-                if stop_after_program and not stopped_early and complete_program("".join(parts)):
+                if self.cancel.cancelled:  # a cancel that came before generate() began listening
+                    self.model.cancel()
+                elif stop_after_program and not stopped_early and complete_program("".join(parts)):
                     stopped_early = True
                     self.model.cancel()
         except ModelError as exc:
@@ -141,7 +147,13 @@ class SolveSession:
         self.check_cancelled()
         self.emit(ExecutionStarted(attempt))
         try:
-            result = self.sandbox.run(program, time_s=self.time_s, memory_mb=self.memory_mb, capture=tuple(capture))
+            result = self.sandbox.run(
+                program,
+                time_s=self.time_s,
+                memory_mb=self.memory_mb,
+                capture=tuple(capture),
+                cancel_event=self.cancel.event,
+            )
         except SandboxError as exc:
             raise Stop(SolveStatus.SANDBOX_UNAVAILABLE, str(exc)) from exc
         self.last_result = result

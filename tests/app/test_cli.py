@@ -47,6 +47,15 @@ def test_text_output_and_progress(tmp_path: Path) -> None:
     assert "Writing the program" in done.stderr and "Running the program" in done.stderr
 
 
+def test_question_longer_than_the_context() -> None:
+    done = pal_studio("ask", "--json", "How many? " + "apples and pears " * 1100)
+    assert done.returncode == 1
+    data = contract(done.stdout)
+    assert data["status"] == "model_error"
+    assert "context holds 4096" in data["error"]
+    assert data["calls"] == 0
+
+
 def test_empty_question_needs_no_model() -> None:
     done = pal_studio("ask", "  ")
     assert done.returncode == 2
