@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -84,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Answer questions that need calculation: a local model writes a Python program, "
         "a sandbox runs it. Without a command, the desktop window opens.",
     )
+    parser.add_argument("--screenshot", type=Path, metavar="PATH", help="render the window offscreen to a PNG and exit")
+    parser.add_argument("--question", help="with --screenshot: the question to show")
+    parser.add_argument("--solve", action="store_true", help="with --screenshot and --question: solve it first")
     commands = parser.add_subparsers(dest="command")
     ask = commands.add_parser("ask", help="answer one question from the command line")
     ask.add_argument("question", help="the question (quote it)")
@@ -104,8 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command != "ask":
-        print("pal-studio: the desktop window is not available yet; use: pal-studio ask QUESTION", file=sys.stderr)
-        return 2
+        if args.screenshot is not None:
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from app.ui.app import run  # Qt is loaded only for the window
+
+        return run(screenshot=args.screenshot, question=args.question, solve=args.solve)
     if not args.question.strip():
         print("pal-studio: the question is empty", file=sys.stderr)
         return 2

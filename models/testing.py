@@ -17,9 +17,17 @@ from models.types import FinishReason, Generation, GenerationRequest, ModelError
 class ScriptedModel:
     """Replies with the queued strings, in order; streams each in `chunk_size`-character pieces."""
 
-    def __init__(self, replies: Iterable[str], *, chunk_size: int | None = None, name: str = "scripted") -> None:
+    def __init__(
+        self,
+        replies: Iterable[str],
+        *,
+        chunk_size: int | None = None,
+        chunk_delay_s: float = 0.0,
+        name: str = "scripted",
+    ) -> None:
         self._replies = deque(replies)
         self._chunk_size = chunk_size
+        self._delay = chunk_delay_s  # pretend to be slow, e.g. to cancel a stream in a GUI test
         self._name = name
         self._cancelled = threading.Event()
         self.calls: list[str] = []  # each call's prompt, as text
@@ -39,7 +47,7 @@ class ScriptedModel:
         size = self._chunk_size or max(len(reply), 1)
         sent = 0
         for start in range(0, len(reply), size):
-            if self._cancelled.is_set():
+            if self._cancelled.wait(self._delay) if self._delay else self._cancelled.is_set():
                 break
             yield reply[start : start + size]
             sent = start + size

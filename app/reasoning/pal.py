@@ -105,3 +105,26 @@ def _first_failure(session: SolveSession, draft: Draft) -> SolveStatus:
     if result.ok:
         return SolveStatus.EMPTY_OUTPUT
     return failure_status(result)
+
+
+def propose_repair(
+    question: str,
+    program: str,
+    error: str,
+    model: LanguageModel,
+    sandbox: Sandbox,
+    *,
+    on_event: EventHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> str | None:
+    """One Repair-prompt call for a program the user is looking at; the corrected program or None.
+
+    The caller decides whether to accept it (the desktop app shows a diff first).
+    """
+    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel)
+    prompt = prompts.fill("repair", question=question, program=program, error=error or EMPTY_OUTPUT_ERROR)
+    try:
+        reply = session.ask("repair", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
+    except Stop:
+        return None
+    return session.program_from(reply, attempt=2)

@@ -132,6 +132,7 @@ class SolveSession:
                 prompt_tokens=result.prompt_tokens if result else 0,
                 completion_tokens=result.completion_tokens if result else 0,
                 seconds=time.monotonic() - started,
+                tokens_per_s=result.tokens_per_s if result else 0.0,
             )
         )
         self.check_cancelled()

@@ -50,6 +50,7 @@ class ModelCall:
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    tokens_per_s: float = 0.0  # decoding speed (after the prompt was read)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class Solution:
                     "prompt_tokens": c.prompt_tokens,
                     "completion_tokens": c.completion_tokens,
                     "seconds": round(c.seconds, 3),
+                    "tokens_per_s": round(c.tokens_per_s, 2),
                 }
                 for c in self.calls
             ],

@@ -70,7 +70,8 @@ def test_a_bad_model_file_is_named(tmp_path: Path) -> None:
     assert "notes.gguf is not a GGUF model file" in done.stderr
 
 
-def test_without_a_command_it_says_what_to_do() -> None:
-    done = pal_studio()
-    assert done.returncode == 2
-    assert "pal-studio ask" in done.stderr
+def test_screenshot_of_the_window(tmp_path: Path) -> None:
+    shot = tmp_path / "window.png"
+    done = pal_studio("--screenshot", str(shot))
+    assert done.returncode == 0, done.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

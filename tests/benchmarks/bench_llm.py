@@ -25,7 +25,7 @@ TASK = "Write a long, well commented Python program that simulates a small bank 
 
 def raw_decode_rate(llama: Llama, prompt: str, tokens: int) -> float:
     ids = llama.tokenize(prompt.encode(), add_bos=True, special=True)
-    llama.reset()  # type: ignore[no-untyped-call]
+    llama.reset()
     produced, first = 0, 0.0
     for _token in llama.generate(ids, temp=0.0):
         produced += 1

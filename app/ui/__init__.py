@@ -1,0 +1,1 @@
+"""The desktop UI: the only package that imports Qt (PySide6)."""

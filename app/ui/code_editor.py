@@ -1,0 +1,122 @@
+"""A Python editor: line numbers, syntax highlighting, and a highlighted failing line."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(" + "|".join(keyword.kwlist) + r")\b"), "#0033b3"),
+    (re.compile(r"\b(print|range|len|sum|min|max|abs|round|int|float|str|list|dict|solve_it)\b"), "#7a3e9d"),
+    (re.compile(r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b"), "#1750eb"),
+    (re.compile(r"(\"[^\"\n]*\"|'[^'\n]*')"), "#067d17"),
+    (re.compile(r"#[^\n]*"), "#8c8c8c"),
+]
+
+
+class PythonHighlighter(QSyntaxHighlighter):
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self._formats = []
+        for pattern, colour in _RULES:
+            fmt = QTextCharFormat()
+            fmt.setForeground(QColor(colour))
+            self._formats.append((pattern, fmt))
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        for pattern, fmt in self._formats:  # later rules (strings, comments) win over earlier ones
+            for match in pattern.finditer(text):
+                self.setFormat(match.start(), match.end() - match.start(), fmt)
+
+
+class _LineNumbers(QWidget):
+    def __init__(self, editor: CodeEditor) -> None:
+        super().__init__(editor)
+        self._editor = editor
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self._editor.line_number_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        self._editor.paint_line_numbers(self, event)
+
+
+class CodeEditor(QPlainTextEdit):
+    """Plain-text Python editor; `mark_error_line(n)` highlights line n (1-based), 0 clears."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
+        self._numbers = _LineNumbers(self)
+        self._highlighter = PythonHighlighter(self.document())
+        self.blockCountChanged.connect(self._on_block_count_changed)
+        self.updateRequest.connect(self._on_update_request)
+        self._on_block_count_changed()
+        self.error_line = 0
+
+    def line_number_width(self) -> int:
+        digits = len(str(max(1, self.blockCount())))
+        return 12 + self.fontMetrics().horizontalAdvance("9") * digits
+
+    def mark_error_line(self, line: int) -> None:
+        self.error_line = line
+        selections = []
+        block = self.document().findBlockByNumber(line - 1) if line > 0 else None
+        if block is not None and block.isValid():
+            selection = QTextEdit.ExtraSelection()
+            selection.format.setBackground(QColor("#ffd7d7"))
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = self.textCursor()
+            selection.cursor.setPosition(block.position())
+            selections.append(selection)
+        self.setExtraSelections(selections)
+
+    def paint_line_numbers(self, widget: QWidget, event: QPaintEvent) -> None:
+        painter = QPainter(widget)
+        painter.fillRect(event.rect(), QColor("#f3f3f3"))
+        painter.setFont(self.font())
+        block = self.firstVisibleBlock()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        while block.isValid() and top <= event.rect().bottom():
+            height = round(self.blockBoundingRect(block).height())
+            number = block.blockNumber() + 1
+            painter.setPen(QColor("#c00000") if number == self.error_line else QColor("#999999"))
+            painter.drawText(0, top, widget.width() - 6, height, Qt.AlignmentFlag.AlignRight, str(number))
+            block = block.next()
+            top += height
+        painter.end()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        rect = self.contentsRect()
+        self._numbers.setGeometry(QRect(rect.left(), rect.top(), self.line_number_width(), rect.height()))
+
+    def _on_block_count_changed(self, _count: int = 0) -> None:
+        self.setViewportMargins(self.line_number_width(), 0, 0, 0)
+
+    def _on_update_request(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._numbers.scroll(0, dy)
+        else:
+            self._numbers.update(0, rect.y(), self._numbers.width(), rect.height())
+
+
+def monospace() -> QFont:
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

@@ -1,0 +1,157 @@
+"""`SolveController`: what the window asks for (load a model, solve, run, repair, cancel), done
+off the UI thread through `Background`, with typed results delivered as signals.
+
+It owns no widgets; the window listens. Jobs never touch Qt objects: they report plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
+
+from PySide6.QtCore import QObject, Signal
+
+from app.reasoning import (
+    CancelToken,
+    ExecutionFinished,
+    ExecutionStarted,
+    ModelStarted,
+    ProgramExtracted,
+    Solution,
+    TokenStreamed,
+    solve_pal,
+    solve_pot,
+)
+from app.reasoning.pal import propose_repair
+from app.ui.background import Background, Report
+from models.types import LanguageModel
+from sandbox import RunResult, Sandbox
+
+ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    done: int
+    total: int
+
+
+class SolveController(QObject):
+    """Signals: model_ready(str), model_failed(str), busy(bool), phase(str), token(str),
+    program(str), solved(object: Solution), ran(object: RunResult), repaired(object: str | None),
+    failed(str)."""
+
+    model_ready = Signal(str)
+    model_failed = Signal(str)
+    busy = Signal(bool)
+    phase = Signal(str)
+    token = Signal(str)
+    program = Signal(str)
+    solved = Signal(object)
+    ran = Signal(object)
+    repaired = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, sandbox: Sandbox, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.sandbox = sandbox
+        self.model: LanguageModel | None = None
+        self._cancel: CancelToken | None = None
+        self._background = Background(self)
+        self._background.progress.connect(self._on_progress)
+        self._background.succeeded.connect(self._on_succeeded)
+        self._background.failed.connect(self._on_failed)
+        self._background.busy_changed.connect(self.busy)
+
+    @property
+    def is_busy(self) -> bool:
+        return self._background.busy
+
+    def load_model(self, factory: ModelFactory) -> None:
+        def job(report: Report) -> LanguageModel:
+            return factory(lambda done, total: report(LoadProgress(done, total)))
+
+        self.phase.emit("Loading the model…")
+        self._background.submit("load", job)
+
+    def solve(self, question: str, method: str, *, repair: bool, time_s: float = 5.0) -> None:
+        model = self.model
+        if model is None:
+            self.failed.emit("The model is not loaded yet.")
+            return
+        token = self._cancel = CancelToken()
+
+        def job(report: Report) -> Solution:
+            if method == "pal":
+                return solve_pal(
+                    question, model, self.sandbox, repair=repair, time_s=time_s, on_event=report, cancel=token
+                )
+            finish = method == "pot+finish"
+            return solve_pot(question, model, self.sandbox, finish=finish, time_s=time_s, on_event=report, cancel=token)
+
+        self._background.submit("solve", job)
+
+    def run_program(self, code: str, *, time_s: float = 5.0) -> None:
+        self._cancel = None
+
+        def job(_report: Report) -> RunResult:
+            return self.sandbox.run(code, time_s=time_s, capture=("ans",))
+
+        self.phase.emit("Running the program in the sandbox…")
+        self._background.submit("run", job)
+
+    def repair(self, question: str, program: str, error: str) -> None:
+        model = self.model
+        if model is None:
+            self.failed.emit("The model is not loaded yet.")
+            return
+        token = self._cancel = CancelToken()
+
+        def job(report: Report) -> str | None:
+            return propose_repair(question, program, error, model, self.sandbox, on_event=report, cancel=token)
+
+        self._background.submit("repair", job)
+
+    def cancel(self) -> None:
+        """Stop whatever runs: the model within a token, a running program at once."""
+        if self._cancel is not None:
+            self._cancel.cancel()
+        self.sandbox.cancel()
+
+    def shutdown(self) -> None:
+        self.cancel()
+        self._background.shutdown()
+        self.sandbox.close()
+
+    def _on_progress(self, _tag: str, payload: object) -> None:
+        if isinstance(payload, LoadProgress) and payload.total:
+            self.phase.emit(f"Preparing the model… {100 * payload.done // payload.total}%")
+        elif isinstance(payload, TokenStreamed):
+            self.token.emit(payload.text)
+        elif isinstance(payload, ModelStarted):
+            self.phase.emit({"repair": "Repairing the program…", "finish": "Finishing from ans…"}.get(
+                payload.purpose, "Writing the program…"))  # fmt: skip
+        elif isinstance(payload, ProgramExtracted):
+            self.program.emit(payload.program)
+        elif isinstance(payload, ExecutionStarted):
+            self.phase.emit("Running the program in the sandbox…")
+        elif isinstance(payload, ExecutionFinished):
+            self.ran.emit(payload.result)
+
+    def _on_succeeded(self, tag: str, result: object) -> None:
+        if tag == "load":
+            self.model = cast(LanguageModel, result)
+            self.model_ready.emit(self.model.name)
+        elif tag == "solve":
+            self.solved.emit(result)
+        elif tag == "run":
+            self.ran.emit(result)
+        elif tag == "repair":
+            self.repaired.emit(result)
+
+    def _on_failed(self, tag: str, message: str) -> None:
+        if tag == "load":
+            self.model_failed.emit(message)
+        else:
+            self.failed.emit(message)

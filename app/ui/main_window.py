@@ -1,0 +1,322 @@
+"""The main window: question, program editor, execution output and repair controls in panes.
+
+Views only: every action goes to the `SolveController`, every result comes back as a signal.
+Signals of child widgets are handled by `_on_<signal>` slots.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.reasoning import Solution
+from app.ui.code_editor import CodeEditor, monospace
+from app.ui.controller import ModelFactory, SolveController
+from sandbox import RunResult, Sandbox, Status
+from sandbox.display import display_text
+
+METHODS = (("PAL — the program prints the answer", "pal"), ("Program of Thoughts — the answer is ans", "pot"),
+           ("Program of Thoughts + finishing step", "pot+finish"))  # fmt: skip
+EXAMPLES = (
+    "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
+    "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?",
+    "A train travels 180 km in 2.5 hours. What is its average speed in km/h?",
+    "Solve for x: 3x + 7 = 25.",
+)
+_PROGRESS_DELAY_MS = 500  # short work shows nothing; longer work shows its phase
+
+
+def linearise_table(text: str) -> str:
+    """A pasted table (CSV, tab- or |-separated) as rows on lines with cells joined by ' | '."""
+    rows = []
+    for line in text.strip().splitlines():
+        separator = "\t" if "\t" in line else ("|" if "|" in line else ",")
+        cells = [cell.strip() for cell in line.strip().strip("|").split(separator)]
+        rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self, model_factory: ModelFactory, *, sandbox: Sandbox | None = None, settings_path: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.setWindowTitle("PAL Studio")
+        self._settings = QSettings(str(settings_path), QSettings.Format.IniFormat) if settings_path else QSettings()
+        self.controller = SolveController(sandbox or Sandbox(), self)
+        self._last_result: RunResult | None = None
+        self._before_repair: str | None = None
+        self._pending_phase = ""
+        self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
+        self._build()
+        self._connect()
+        self._restore()
+        self.controller.load_model(model_factory)
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
+        self.table = QPlainTextEdit(placeholderText="Optional table: paste CSV or tab-separated rows")
+        self.table.setMaximumHeight(90)
+        self.examples = QComboBox()
+        self.examples.addItem("Examples…")
+        self.examples.addItems(EXAMPLES)
+        self.method = QComboBox()
+        for title, key in METHODS:
+            self.method.addItem(title, key)
+        self.auto_repair = QCheckBox("Auto-repair once on error")
+        self.solve_button = QPushButton("Solve  (Ctrl+Enter)")
+        self.cancel_button = QPushButton("Cancel  (Esc)")
+        self.cancel_button.setEnabled(False)
+        question_pane = _column(
+            QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
+            _row(self.solve_button, self.cancel_button),
+        )  # fmt: skip
+
+        self.editor = CodeEditor()
+        self.run_button = QPushButton("Run  (Ctrl+R)")
+        self.repair_button = QPushButton("Repair")
+        self.repair_button.setEnabled(False)
+        self.diff = QPlainTextEdit(readOnly=True)
+        self.diff.setFont(monospace())
+        self.accept_button = QPushButton("Accept repair")
+        self.revert_button = QPushButton("Revert")
+        program_pane = _column(
+            QLabel("<b>Program</b>"), self.editor, _row(self.run_button, self.repair_button),
+            self.diff, _row(self.accept_button, self.revert_button),
+        )  # fmt: skip
+
+        self.status_label = QLabel("Starting…")
+        self.answer = QLabel("")
+        self.answer.setTextFormat(Qt.TextFormat.PlainText)
+        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = QFont(self.answer.font())
+        font.setPointSize(font.pointSize() * 2)
+        font.setBold(True)
+        self.answer.setFont(font)
+        self.output = QPlainTextEdit(readOnly=True)
+        self.output.setFont(monospace())
+        output_pane = _column(
+            QLabel("<b>Answer</b>"), self.answer, self.status_label, QLabel("<b>Output</b>"), self.output
+        )
+
+        self.splitter = QSplitter()
+        for pane in (question_pane, program_pane, output_pane):
+            self.splitter.addWidget(pane)
+        self.splitter.setSizes([340, 520, 340])
+        self.setCentralWidget(self.splitter)
+        self.model_label = QLabel("model: loading…")
+        self.speed_label = QLabel("")
+        self.isolation_label = QLabel("")
+        for label in (self.model_label, self.speed_label, self.isolation_label):
+            self.statusBar().addPermanentWidget(label)
+        self.resize(1200, 700)
+        self._hide_diff()
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.model_ready.connect(self._on_model_ready)
+        c.model_failed.connect(self._on_model_failed)
+        c.busy.connect(self._on_busy)
+        c.phase.connect(self._on_phase)
+        c.token.connect(self._on_token)
+        c.program.connect(self._on_program)
+        c.solved.connect(self._on_solved)
+        c.ran.connect(self._on_ran)
+        c.repaired.connect(self._on_repaired)
+        c.failed.connect(self._on_failed)
+        self._phase_timer.timeout.connect(self._on_phase_timer)
+        self.solve_button.clicked.connect(self.solve)
+        self.cancel_button.clicked.connect(self.controller.cancel)
+        self.run_button.clicked.connect(self.run_program)
+        self.repair_button.clicked.connect(self.repair)
+        self.accept_button.clicked.connect(self._on_accept_clicked)
+        self.revert_button.clicked.connect(self._on_revert_clicked)
+        self.examples.activated.connect(self._on_example_activated)
+        for keys, slot in (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
+                           ("Escape", self.controller.cancel)):  # fmt: skip
+            QShortcut(QKeySequence(keys), self, slot)
+
+    def _restore(self) -> None:
+        geometry, splitter = self._settings.value("window/geometry"), self._settings.value("window/splitter")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+        index = self.method.findData(self._settings.value("solve/method", "pal"))
+        self.method.setCurrentIndex(max(index, 0))
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def full_question(self) -> str:
+        question, table = self.question.toPlainText().strip(), self.table.toPlainText().strip()
+        return f"{linearise_table(table)}\n{question}" if table else question
+
+    def solve(self) -> None:
+        if self.controller.is_busy:
+            return
+        question = self.full_question()
+        if not question:
+            self._show_status("Type a question first.")
+            return
+        self.editor.clear()
+        self.editor.mark_error_line(0)
+        self.output.clear()
+        self.answer.clear()
+        self._hide_diff()
+        self.controller.solve(question, str(self.method.currentData()), repair=self.auto_repair.isChecked())
+
+    def run_program(self) -> None:
+        code = self.editor.toPlainText()
+        if self.controller.is_busy or not code.strip():
+            return
+        self.editor.mark_error_line(0)
+        self.controller.run_program(code)
+
+    def repair(self) -> None:
+        result = self._last_result
+        if self.controller.is_busy or result is None:
+            return
+        self._before_repair = self.editor.toPlainText()
+        self.controller.repair(self.full_question(), self._before_repair, result.error or "")
+
+    # -- slots ------------------------------------------------------------------------------
+
+    def _on_model_ready(self, name: str) -> None:
+        self.model_label.setText(f"model: {name}")
+        self._show_status("Ready.")
+
+    def _on_model_failed(self, message: str) -> None:
+        self.model_label.setText("model: not loaded")
+        self._show_status(f"The model could not be loaded: {message}")
+
+    def _on_busy(self, busy: bool) -> None:
+        self.solve_button.setEnabled(not busy)
+        self.run_button.setEnabled(not busy)
+        self.cancel_button.setEnabled(busy)
+        if not busy:
+            self._phase_timer.stop()
+
+    def _on_phase(self, text: str) -> None:
+        self._pending_phase = text
+        if not self._phase_timer.isActive():
+            self._phase_timer.start()
+
+    def _on_phase_timer(self) -> None:
+        if self.controller.is_busy:
+            self._show_status(self._pending_phase)
+
+    def _on_token(self, text: str) -> None:
+        cursor = self.editor.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(text)
+
+    def _on_program(self, program: str) -> None:
+        self.editor.setPlainText(program)
+
+    def _on_solved(self, solution: Solution) -> None:
+        if solution.program is not None:
+            self.editor.setPlainText(solution.program)
+        self.editor.mark_error_line(solution.error_line or 0)
+        self.answer.setText(display_text(solution.answer) if solution.answer else "—")
+        detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
+        self._show_status(f"{solution.message} ({solution.duration_s:.1f} s){detail}")
+        self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
+        if solution.calls and solution.calls[-1].tokens_per_s:
+            self.speed_label.setText(f"{solution.calls[-1].tokens_per_s:.1f} tokens/s")
+        self._settings.setValue("solve/method", self.method.currentData())
+
+    def _on_ran(self, result: RunResult) -> None:
+        self._last_result = result
+        text = result.stdout + (f"\n{result.stderr}" if result.stderr else "")
+        if result.error:
+            text += ("\n" if text else "") + result.error
+        self.output.setPlainText(display_text(text))
+        self.editor.mark_error_line(result.error_line or 0)
+        self.isolation_label.setText(f"sandbox: {result.isolation.value}")
+        ans = result.values.get("ans")
+        if result.status is Status.OK and not self.controller.is_busy:
+            self.answer.setText(display_text(ans.repr if ans else result.stdout.strip()) or "—")
+        self.repair_button.setEnabled(result.status is not Status.OK)
+        self._show_status(f"{result.status.value} ({result.duration_s * 1000:.0f} ms)")
+
+    def _on_repaired(self, program: object) -> None:
+        if not isinstance(program, str) or self._before_repair is None:
+            self._show_status("The model proposed no corrected program.")
+            return
+        lines = difflib.unified_diff(
+            self._before_repair.splitlines(), program.splitlines(), "before", "repaired", lineterm=""
+        )
+        self.diff.setPlainText("\n".join(lines))
+        self.editor.setPlainText(program)
+        for widget in (self.diff, self.accept_button, self.revert_button):
+            widget.setVisible(True)
+        self._show_status("Repair proposed: accept to run it, or revert.")
+
+    def _on_accept_clicked(self) -> None:
+        self._hide_diff()
+        self.run_program()
+
+    def _on_revert_clicked(self) -> None:
+        if self._before_repair is not None:
+            self.editor.setPlainText(self._before_repair)
+        self._hide_diff()
+
+    def _on_failed(self, message: str) -> None:
+        self._show_status(f"Something went wrong: {message}")
+
+    def _on_example_activated(self, index: int) -> None:
+        if index > 0:
+            self.question.setPlainText(self.examples.itemText(index))
+            self.examples.setCurrentIndex(0)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _show_status(self, text: str) -> None:
+        self.status_label.setText(text)
+        self.statusBar().showMessage(text)
+
+    def _hide_diff(self) -> None:
+        for widget in (self.diff, self.accept_button, self.revert_button):
+            widget.setVisible(False)
+        self._before_repair = None
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        self._settings.setValue("window/geometry", self.saveGeometry())
+        self._settings.setValue("window/splitter", self.splitter.saveState())
+        self._settings.sync()
+        self.controller.shutdown()
+        super().closeEvent(event)
+
+
+def _column(*widgets: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return box

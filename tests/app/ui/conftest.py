@@ -1,0 +1,40 @@
+"""GUI test fixtures: real widgets offscreen, a private settings file, no threads left behind."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.ui.main_window import MainWindow
+from models.types import LanguageModel
+from sandbox import Sandbox
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+WindowMaker = Callable[[LanguageModel], MainWindow]
+
+
+@pytest.fixture
+def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
+    """Opens main windows on a given model; closes them after the test and checks for stray threads."""
+    before = set(threading.enumerate())
+    windows: list[MainWindow] = []
+
+    def make(model: LanguageModel) -> MainWindow:
+        window = MainWindow(lambda _progress: model, sandbox=Sandbox(), settings_path=tmp_path / "window.ini")
+        qtbot.addWidget(window)
+        with qtbot.waitSignal(window.controller.model_ready, timeout=60_000):
+            window.show()
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+    left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    assert left == [], f"threads left running: {left}"

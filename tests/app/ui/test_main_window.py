@@ -1,0 +1,111 @@
+"""The main window with real widgets and signals (pytest-qt), a ScriptedModel and the real sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.reasoning import Solution, SolveStatus
+from app.ui.main_window import linearise_table
+from models.local import LocalModel
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+PROGRAM = "```python\n# the answer\nprint(5 + 2 * 3)\n```"
+
+
+def test_ctrl_enter_streams_the_program_and_shows_the_answer(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel([PROGRAM], chunk_size=4)
+    window = make_window(model)
+    tokens: list[str] = []
+    window.controller.token.connect(tokens.append)
+    qtbot.keyClicks(window.question, "What is 5 + 2 * 3?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000) as blocker:
+        qtbot.keyClick(window.question, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    solution = blocker.args[0]
+    assert isinstance(solution, Solution) and solution.answer == "11"
+    assert len(tokens) > 3
+    assert window.editor.toPlainText() == "# the answer\nprint(5 + 2 * 3)"
+    assert window.answer.text() == "11"
+    assert window.output.toPlainText().strip() == "11"
+    assert window.isolation_label.text() == "sandbox: strong"
+
+
+def test_run_an_edited_program_without_the_model(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel([PROGRAM])
+    window = make_window(model)
+    window.question.setPlainText("What is 5 + 2 * 3?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    window.editor.setPlainText("print(6 * 7)")
+    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+        qtbot.keyClick(window.editor, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert window.output.toPlainText().strip() == "42"
+    assert len(model.calls) == 1
+
+
+def test_repair_shows_a_diff_and_the_accepted_program_runs(qtbot: QtBot, make_window: WindowMaker) -> None:
+    failing = "```python\nprice = 4\nprint(price / 0)\n```"
+    fixed = "```python\nprice = 4\nprint(price * 2)\n```"
+    model = ScriptedModel([failing, fixed])
+    window = make_window(model)
+    window.question.setPlainText("What is twice the price of 4?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert "ZeroDivisionError" in window.output.toPlainText()
+    assert window.editor.error_line == 2
+    assert window.repair_button.isEnabled()
+    with qtbot.waitSignal(window.controller.repaired, timeout=30_000):
+        qtbot.mouseClick(window.repair_button, Qt.MouseButton.LeftButton)
+    assert len(model.calls) == 2
+    assert window.diff.isVisible()
+    assert "-print(price / 0)" in window.diff.toPlainText() and "+print(price * 2)" in window.diff.toPlainText()
+    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+        qtbot.mouseClick(window.accept_button, Qt.MouseButton.LeftButton)
+    assert window.output.toPlainText().strip() == "8"
+    assert not window.diff.isVisible()
+
+
+def test_cancel_stops_a_slow_stream(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel(["```python\nprint(" + "1 + " * 300 + "1)\n```"], chunk_size=2, chunk_delay_s=0.02)
+    window = make_window(model)
+    window.question.setPlainText("A long one")
+    tokens: list[str] = []
+    window.controller.token.connect(tokens.append)
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000) as blocker:
+        window.solve()
+        qtbot.waitUntil(lambda: len(tokens) >= 3, timeout=10_000)
+        qtbot.keyClick(window.question, Qt.Key.Key_Escape)
+    solution = blocker.args[0]
+    assert solution.status is SolveStatus.CANCELLED
+    assert len(tokens) < 100
+    assert window.answer.text() == "—"
+    assert "cancelled" in window.status_label.text()
+
+
+def test_method_and_layout_are_remembered(qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
+    window = make_window(ScriptedModel(["```python\nans = 2\n```"]))
+    window.method.setCurrentIndex(window.method.findData("pot"))
+    window.question.setPlainText("q")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    window.close()
+    again = make_window(ScriptedModel([]))
+    assert again.method.currentData() == "pot"
+
+
+def test_table_is_linearised_into_the_question() -> None:
+    assert linearise_table("name,price\napple, 3\n") == "name | price\napple | 3"
+    assert linearise_table("a\tb\n1\t2") == "a | b\n1 | 2"
+
+
+def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_model: LocalModel) -> None:
+    window = make_window(local_model)
+    window.question.setPlainText("What is 5 + 2 * 3?")
+    with qtbot.waitSignal(window.controller.solved, timeout=180_000) as blocker:
+        window.solve()
+    assert blocker.args[0].answer == "11"
+    assert window.answer.text() == "11"
