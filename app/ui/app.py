@@ -29,6 +29,7 @@ def run(*, screenshot: Path | None = None, question: str | None = None, solve: b
         window.question.setPlainText(question)
     window.show()
     if screenshot is not None:
+        window.reset_layout()  # the same picture whatever the user's saved layout
         _capture_when_done(window, screenshot, solve=solve and bool(question))
     status = int(app.exec())
     close = getattr(window.controller.model, "close", None)

@@ -56,16 +56,20 @@ class Background(QObject):
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def _run(self, tag: str, job: Job) -> None:
+        error: str | None = None
+        result: Any = None
         try:
             result = job(lambda payload: self.progress.emit(tag, payload))
         except Exception as exc:
             logger.exception("background job %s failed", tag)
-            self.failed.emit(tag, str(exc) or type(exc).__name__)
-        else:
+            error = str(exc) or type(exc).__name__
+        # Not busy any more before the result is announced, so its slots may start the next job.
+        with self._lock:
+            self._pending -= 1
+            idle = self._pending == 0
+        if idle:
+            self.busy_changed.emit(False)
+        if error is None:
             self.succeeded.emit(tag, result)
-        finally:
-            with self._lock:
-                self._pending -= 1
-                idle = self._pending == 0
-            if idle:
-                self.busy_changed.emit(False)
+        else:
+            self.failed.emit(tag, error)

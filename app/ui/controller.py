@@ -24,6 +24,7 @@ from app.reasoning import (
     solve_pot,
 )
 from app.reasoning.pal import propose_repair
+from app.store.history import History
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
@@ -40,7 +41,9 @@ class LoadProgress:
 class SolveController(QObject):
     """Signals: model_ready(str), model_failed(str), busy(bool), phase(str), token(str),
     program(str), solved(object: Solution), ran(object: RunResult), repaired(object: str | None),
-    failed(str)."""
+    failed(str), history_changed().
+
+    Each solve is recorded in the history step by step (start, program, run, end)."""
 
     model_ready = Signal(str)
     model_failed = Signal(str)
@@ -52,10 +55,13 @@ class SolveController(QObject):
     ran = Signal(object)
     repaired = Signal(object)
     failed = Signal(str)
+    history_changed = Signal()
 
-    def __init__(self, sandbox: Sandbox, parent: QObject | None = None) -> None:
+    def __init__(self, sandbox: Sandbox, history: History, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.sandbox = sandbox
+        self.history = history
+        self._solve_id: int | None = None
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
         self._background = Background(self)
@@ -81,6 +87,8 @@ class SolveController(QObject):
             self.failed.emit("The model is not loaded yet.")
             return
         token = self._cancel = CancelToken()
+        self._solve_id = self.history.start(question, method, {"repair": repair, "time_s": time_s})
+        self.history_changed.emit()
 
         def job(report: Report) -> Solution:
             if method == "pal":
@@ -123,6 +131,7 @@ class SolveController(QObject):
         self.cancel()
         self._background.shutdown()
         self.sandbox.close()
+        self.history.close()
 
     def _on_progress(self, _tag: str, payload: object) -> None:
         if isinstance(payload, LoadProgress) and payload.total:
@@ -133,10 +142,12 @@ class SolveController(QObject):
             self.phase.emit({"repair": "Repairing the program…", "finish": "Finishing from ans…"}.get(
                 payload.purpose, "Writing the program…"))  # fmt: skip
         elif isinstance(payload, ProgramExtracted):
+            self._record(program=payload.program)
             self.program.emit(payload.program)
         elif isinstance(payload, ExecutionStarted):
             self.phase.emit("Running the program in the sandbox…")
         elif isinstance(payload, ExecutionFinished):
+            self._record(output=payload.result.stdout, error=payload.result.error)
             self.ran.emit(payload.result)
 
     def _on_succeeded(self, tag: str, result: object) -> None:
@@ -144,6 +155,10 @@ class SolveController(QObject):
             self.model = cast(LanguageModel, result)
             self.model_ready.emit(self.model.name)
         elif tag == "solve":
+            if self._solve_id is not None:
+                self.history.finish(self._solve_id, cast(Solution, result))
+                self._solve_id = None
+                self.history_changed.emit()
             self.solved.emit(result)
         elif tag == "run":
             self.ran.emit(result)
@@ -153,5 +168,13 @@ class SolveController(QObject):
     def _on_failed(self, tag: str, message: str) -> None:
         if tag == "load":
             self.model_failed.emit(message)
-        else:
-            self.failed.emit(message)
+            return
+        if tag == "solve":
+            self._record(status="failed", error=message)
+            self._solve_id = None
+            self.history_changed.emit()
+        self.failed.emit(message)
+
+    def _record(self, **fields: str | None) -> None:
+        if self._solve_id is not None:
+            self.history.update(self._solve_id, **fields)

@@ -25,8 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning import Solution
+from app.store.history import History, HistoryEntry
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
+from app.ui.history_panel import HistoryPanel
+from models.paths import data_dir
 from sandbox import RunResult, Sandbox, Status
 from sandbox.display import display_text
 
@@ -53,12 +56,18 @@ def linearise_table(text: str) -> str:
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, model_factory: ModelFactory, *, sandbox: Sandbox | None = None, settings_path: Path | None = None
+        self,
+        model_factory: ModelFactory,
+        *,
+        sandbox: Sandbox | None = None,
+        settings_path: Path | None = None,
+        history_path: Path | None = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle("PAL Studio")
         self._settings = QSettings(str(settings_path), QSettings.Format.IniFormat) if settings_path else QSettings()
-        self.controller = SolveController(sandbox or Sandbox(), self)
+        history = History(history_path or data_dir() / "history.sqlite")
+        self.controller = SolveController(sandbox or Sandbox(), history, self)
         self._last_result: RunResult | None = None
         self._before_repair: str | None = None
         self._pending_phase = ""
@@ -116,17 +125,17 @@ class MainWindow(QMainWindow):
             QLabel("<b>Answer</b>"), self.answer, self.status_label, QLabel("<b>Output</b>"), self.output
         )
 
+        self.history_panel = HistoryPanel(self.controller.history)
         self.splitter = QSplitter()
-        for pane in (question_pane, program_pane, output_pane):
+        for pane in (self.history_panel, question_pane, program_pane, output_pane):
             self.splitter.addWidget(pane)
-        self.splitter.setSizes([340, 520, 340])
+        self.reset_layout()
         self.setCentralWidget(self.splitter)
         self.model_label = QLabel("model: loading…")
         self.speed_label = QLabel("")
         self.isolation_label = QLabel("")
         for label in (self.model_label, self.speed_label, self.isolation_label):
             self.statusBar().addPermanentWidget(label)
-        self.resize(1200, 700)
         self._hide_diff()
 
     def _connect(self) -> None:
@@ -141,6 +150,8 @@ class MainWindow(QMainWindow):
         c.ran.connect(self._on_ran)
         c.repaired.connect(self._on_repaired)
         c.failed.connect(self._on_failed)
+        c.history_changed.connect(self.history_panel.refresh)
+        self.history_panel.reopen.connect(self._on_history_reopen)
         self._phase_timer.timeout.connect(self._on_phase_timer)
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button.clicked.connect(self.controller.cancel)
@@ -153,8 +164,15 @@ class MainWindow(QMainWindow):
                            ("Escape", self.controller.cancel)):  # fmt: skip
             QShortcut(QKeySequence(keys), self, slot)
 
+    def reset_layout(self) -> None:
+        self.resize(1400, 760)
+        self.splitter.setSizes([240, 360, 480, 320])
+
+    def _splitter_key(self) -> str:
+        return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
+
     def _restore(self) -> None:
-        geometry, splitter = self._settings.value("window/geometry"), self._settings.value("window/splitter")
+        geometry, splitter = self._settings.value("window/geometry"), self._settings.value(self._splitter_key())
         if geometry is not None:
             self.restoreGeometry(geometry)
         if splitter is not None:
@@ -281,6 +299,19 @@ class MainWindow(QMainWindow):
     def _on_failed(self, message: str) -> None:
         self._show_status(f"Something went wrong: {message}")
 
+    def _on_history_reopen(self, entry: HistoryEntry) -> None:
+        if self.controller.is_busy:
+            return
+        self._hide_diff()
+        self.question.setPlainText(entry.question)
+        self.table.clear()
+        self.method.setCurrentIndex(max(self.method.findData(entry.method), 0))
+        self.editor.setPlainText(entry.program or "")
+        self.output.setPlainText(display_text(entry.output + (f"\n{entry.error}" if entry.error else "")))
+        self.answer.setText(display_text(entry.answer) if entry.answer else "—")
+        self.editor.mark_error_line((entry.solution or {}).get("error_line") or 0)
+        self._show_status(f"Reopened a past solve: {entry.status}")
+
     def _on_example_activated(self, index: int) -> None:
         if index > 0:
             self.question.setPlainText(self.examples.itemText(index))
@@ -299,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         self._settings.setValue("window/geometry", self.saveGeometry())
-        self._settings.setValue("window/splitter", self.splitter.saveState())
+        self._settings.setValue(self._splitter_key(), self.splitter.saveState())
         self._settings.sync()
         self.controller.shutdown()
         super().closeEvent(event)

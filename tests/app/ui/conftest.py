@@ -26,7 +26,12 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
     windows: list[MainWindow] = []
 
     def make(model: LanguageModel) -> MainWindow:
-        window = MainWindow(lambda _progress: model, sandbox=Sandbox(), settings_path=tmp_path / "window.ini")
+        window = MainWindow(
+            lambda _progress: model,
+            sandbox=Sandbox(),
+            settings_path=tmp_path / "window.ini",
+            history_path=tmp_path / "history.sqlite",
+        )
         qtbot.addWidget(window)
         with qtbot.waitSignal(window.controller.model_ready, timeout=60_000):
             window.show()

@@ -109,3 +109,29 @@ def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_mod
         window.solve()
     assert blocker.args[0].answer == "11"
     assert window.answer.text() == "11"
+
+
+def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([PROGRAM]))
+    window.question.setPlainText("What is 5 + 2 * 3?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.history_panel.list.count() == 1
+    assert "What is 5 + 2 * 3? → 11" in window.history_panel.list.item(0).text()
+    window.close()
+
+    again = make_window(ScriptedModel([]))  # the same SQLite file
+    assert again.history_panel.list.count() == 1
+    assert again.editor.toPlainText() == ""
+    item = again.history_panel.list.item(0)
+    qtbot.mouseClick(
+        again.history_panel.list.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=again.history_panel.list.visualItemRect(item).center(),
+    )
+    assert again.question.toPlainText() == "What is 5 + 2 * 3?"
+    assert again.editor.toPlainText() == "# the answer\nprint(5 + 2 * 3)"
+    assert again.output.toPlainText().strip() == "11"
+    assert again.answer.text() == "11"
+    again.history_panel.search.setText("no such thing")
+    assert again.history_panel.list.count() == 0

@@ -1,0 +1,1 @@
+"""Persistent state (Qt-free): the solve history in SQLite."""

@@ -1,0 +1,147 @@
+"""The solve history: one SQLite file, versioned by named migrations (m001_initial, …).
+
+Each solve is written step by step — a row when it starts, updated when the program arrives, when
+it has run, and when it ends — each step its own commit in WAL mode, so a crash or kill -9 loses
+nothing the window already showed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.reasoning import Solution
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "m001_initial",
+        """
+        CREATE TABLE solves (
+            id INTEGER PRIMARY KEY,
+            created_at REAL NOT NULL,
+            question TEXT NOT NULL,
+            method TEXT NOT NULL,
+            settings TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL DEFAULT 'running',
+            answer TEXT,
+            program TEXT,
+            output TEXT NOT NULL DEFAULT '',
+            error TEXT,
+            solution TEXT
+        );
+        CREATE INDEX solves_created ON solves (created_at DESC);
+        """,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    id: int
+    created_at: float
+    question: str
+    method: str
+    status: str
+    answer: str | None
+    program: str | None
+    output: str
+    error: str | None
+    solution: dict[str, Any] | None  # the full working (every program, call, reply) once finished
+
+
+class History:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None)  # autocommit: every statement commits
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def applied_migrations(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT name FROM migrations ORDER BY name")]
+
+    def start(self, question: str, method: str, settings: dict[str, Any]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO solves (created_at, question, method, settings) VALUES (?, ?, ?, ?)",
+            (time.time(), question, method, json.dumps(settings)),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def update(self, solve_id: int, **fields: str | None) -> None:
+        """Record a step: any of program, output, error, status, answer."""
+        allowed = {"program", "output", "error", "status", "answer"}
+        if not fields or not set(fields) <= allowed:
+            raise ValueError(f"can only update {sorted(allowed)}")
+        # Column names come from the fixed set above, never from the caller's data.
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        self._db.execute(f"UPDATE solves SET {assignments} WHERE id = ?", (*fields.values(), solve_id))
+
+    def finish(self, solve_id: int, solution: Solution) -> None:
+        self._db.execute(
+            "UPDATE solves SET status = ?, answer = ?, program = ?, output = ?, error = ?, solution = ? WHERE id = ?",
+            (
+                solution.status.value,
+                solution.answer,
+                solution.program,
+                solution.output,
+                solution.error,
+                json.dumps(solution.to_json(), ensure_ascii=False),
+                solve_id,
+            ),
+        )
+
+    def entries(self, search: str = "", limit: int = 200) -> list[HistoryEntry]:
+        """Newest first; `search` matches the question, program or answer."""
+        pattern = f"%{search}%"
+        rows = self._db.execute(
+            "SELECT * FROM solves WHERE question LIKE ? OR program LIKE ? OR answer LIKE ? "
+            "ORDER BY created_at DESC, id DESC LIMIT ?",
+            (pattern, pattern, pattern, limit),
+        )
+        return [_entry(row) for row in rows]
+
+    def get(self, solve_id: int) -> HistoryEntry | None:
+        row = self._db.execute("SELECT * FROM solves WHERE id = ?", (solve_id,)).fetchone()
+        return _entry(row) if row else None
+
+    def delete(self, solve_id: int) -> None:
+        self._db.execute("DELETE FROM solves WHERE id = ?", (solve_id,))
+
+    def _migrate(self) -> None:
+        self._db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+        done = set(self.applied_migrations())
+        for name, script in MIGRATIONS:
+            if name in done:
+                continue
+            self._db.execute("BEGIN")
+            try:
+                for statement in filter(str.strip, script.split(";")):
+                    self._db.execute(statement)
+                self._db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK")
+                raise
+
+
+def _entry(row: sqlite3.Row) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        created_at=row["created_at"],
+        question=row["question"],
+        method=row["method"],
+        status=row["status"],
+        answer=row["answer"],
+        program=row["program"],
+        output=row["output"],
+        error=row["error"],
+        solution=json.loads(row["solution"]) if row["solution"] else None,
+    )

@@ -1,0 +1,61 @@
+"""The history sidebar: search, browse, reopen and delete past solves.
+
+Signals: reopen(object: HistoryEntry). Reads from the controller's `History`; owns no state of
+its own beyond what it shows.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from app.store.history import History, HistoryEntry
+
+_MARK = {"answered": "✓", "running": "…", "cancelled": "–"}
+
+
+class HistoryPanel(QWidget):
+    reopen = Signal(object)
+
+    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._history = history
+        self.search = QLineEdit(placeholderText="Search past solves")
+        self.list = QListWidget()
+        self.delete_button = QPushButton("Delete")
+        layout = QVBoxLayout(self)
+        for widget in (QLabel("<b>History</b>"), self.search, self.list, self.delete_button):
+            layout.addWidget(widget)
+        self.search.textChanged.connect(self._on_search_text_changed)
+        self.list.itemActivated.connect(self._on_item_activated)
+        self.list.itemClicked.connect(self._on_item_activated)
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.list.clear()
+        for entry in self._history.entries(self.search.text()):
+            when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
+            mark = _MARK.get(entry.status, "✗")
+            answer = f" → {entry.answer}" if entry.answer else ""
+            item = QListWidgetItem(f"{mark} {entry.question[:60]}{answer}\n   {entry.method}, {when}")
+            item.setData(Qt.ItemDataRole.UserRole, entry.id)
+            self.list.addItem(item)
+
+    def _on_search_text_changed(self, _text: str) -> None:
+        self.refresh()
+
+    def _on_item_activated(self, item: QListWidgetItem) -> None:
+        entry: HistoryEntry | None = self._history.get(int(item.data(Qt.ItemDataRole.UserRole)))
+        if entry is not None:
+            self.reopen.emit(entry)
+
+    def _on_delete_clicked(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self._history.delete(int(item.data(Qt.ItemDataRole.UserRole)))
+            self.refresh()

@@ -1,0 +1,63 @@
+"""The solve history on a real SQLite file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.reasoning import solve_pal
+from app.store.history import History
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+
+def test_migrations_run_once(tmp_path: Path) -> None:
+    History(tmp_path / "h.sqlite").close()
+    history = History(tmp_path / "h.sqlite")
+    assert history.applied_migrations() == ["m001_initial"]
+
+
+def test_a_solve_step_by_step(tmp_path: Path, sandbox: Sandbox) -> None:
+    history = History(tmp_path / "h.sqlite")
+    solve_id = history.start("What is 5 + 2 * 3?", "pal", {"repair": False})
+    history.update(solve_id, program="print(5 + 2 * 3)")
+    entry = history.get(solve_id)
+    assert entry is not None and entry.status == "running" and entry.program == "print(5 + 2 * 3)"
+    solution = solve_pal("What is 5 + 2 * 3?", ScriptedModel(["```python\nprint(5 + 2 * 3)\n```"]), sandbox)
+    history.finish(solve_id, solution)
+    entry = history.get(solve_id)
+    assert entry is not None
+    assert (entry.status, entry.answer, entry.output) == ("answered", "11", "11\n")
+    assert entry.solution is not None and entry.solution["model_calls"][0]["reply"].startswith("```python")
+
+
+def test_search_and_delete(tmp_path: Path) -> None:
+    history = History(tmp_path / "h.sqlite")
+    first = history.start("apples and pears", "pal", {})
+    history.start("trains and speed", "pot", {})
+    assert [e.question for e in history.entries()] == ["trains and speed", "apples and pears"]
+    assert [e.id for e in history.entries("pears")] == [first]
+    history.delete(first)
+    assert [e.question for e in history.entries()] == ["trains and speed"]
+
+
+def test_only_known_fields_can_be_updated(tmp_path: Path) -> None:
+    history = History(tmp_path / "h.sqlite")
+    with pytest.raises(ValueError):
+        history.update(history.start("q", "pal", {}), question="changed")
+
+
+def test_a_killed_process_loses_no_step(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    script = (
+        "import os, sys\nfrom pathlib import Path\nfrom app.store.history import History\n"
+        "h = History(Path(sys.argv[1]))\ni = h.start('q', 'pal', {})\nh.update(i, program='print(1)')\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(path)], check=False)
+    assert done.returncode == -9
+    entries = History(path).entries()
+    assert [(e.question, e.program) for e in entries] == [("q", "print(1)")]
