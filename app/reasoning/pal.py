@@ -21,11 +21,11 @@ from app.reasoning.session import (
     CancelToken,
     SolveSession,
     Stop,
-    check_question,
+    conclude,
     failure_status,
+    first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
-from app.reasoning.solve_log import log_solution
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
 
@@ -45,27 +45,11 @@ def solve_pal(
 ) -> Solution:
     session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb)
     draft = Draft(question, "pal")
-    try:
-        status, answer = _solve(question, session, draft, repair=repair)
-    except Stop as stop:
-        status, answer = stop.status, None
-        draft.error = stop.error
-    solution = draft.build(status, answer, session.calls, session.elapsed())
-    log_solution(solution)
-    return solution
+    return conclude(session, draft, lambda: _solve(question, session, draft, repair=repair))
 
 
 def _solve(question: str, session: SolveSession, draft: Draft, *, repair: bool) -> tuple[SolveStatus, str | None]:
-    problem = check_question(question)
-    if problem:
-        raise Stop(SolveStatus.INVALID_QUESTION, problem)
-    reply = session.ask(
-        "program", prompts.fill("pal", question=question), max_tokens=PROGRAM_TOKENS, stop_after_program=True
-    )
-    program = session.program_from(reply, attempt=1)
-    if program is None:
-        raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
-    draft.programs.append(program)
+    program = first_program(session, draft, prompts.fill("pal", question=question))
     result = _run(session, draft, program, 1)
     if result is not None:
         return SolveStatus.ANSWERED, format_answer(result.stdout)

@@ -19,15 +19,13 @@ from app.reasoning.events import EventHandler
 from app.reasoning.numbers import format_answer, format_float
 from app.reasoning.session import (
     FINISH_TOKENS,
-    PROGRAM_TOKENS,
     CancelToken,
     SolveSession,
-    Stop,
-    check_question,
+    conclude,
     failure_status,
+    first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
-from app.reasoning.solve_log import log_solution
 from models.types import LanguageModel
 from sandbox import CapturedValue, Sandbox
 
@@ -47,14 +45,7 @@ def solve_pot(
 ) -> Solution:
     session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb)
     draft = Draft(question, "pot+finish" if finish else "pot")
-    try:
-        status, answer = _solve(question, session, draft, finish=finish)
-    except Stop as stop:
-        status, answer = stop.status, None
-        draft.error = stop.error
-    solution = draft.build(status, answer, session.calls, session.elapsed())
-    log_solution(solution)
-    return solution
+    return conclude(session, draft, lambda: _solve(question, session, draft, finish=finish))
 
 
 def ans_text(value: CapturedValue) -> str:
@@ -72,16 +63,7 @@ def ans_text(value: CapturedValue) -> str:
 
 
 def _solve(question: str, session: SolveSession, draft: Draft, *, finish: bool) -> tuple[SolveStatus, str | None]:
-    problem = check_question(question)
-    if problem:
-        raise Stop(SolveStatus.INVALID_QUESTION, problem)
-    reply = session.ask(
-        "program", prompts.fill("pot", question=question), max_tokens=PROGRAM_TOKENS, stop_after_program=True
-    )
-    program = session.program_from(reply, attempt=1)
-    if program is None:
-        raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
-    draft.programs.append(program)
+    program = first_program(session, draft, prompts.fill("pot", question=question))
     result = session.run(program, 1, capture=("ans",))
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line

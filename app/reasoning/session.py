@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from app.reasoning.events import (
     Event,
@@ -21,7 +21,8 @@ from app.reasoning.events import (
     TokenStreamed,
 )
 from app.reasoning.extract import complete_program, extract_program
-from app.reasoning.solution import ModelCall, SolveStatus
+from app.reasoning.solution import Draft, ModelCall, Solution, SolveStatus
+from app.reasoning.solve_log import log_solution
 from models.types import Generation, GenerationRequest, LanguageModel, ModelError
 from sandbox import RunResult, Sandbox, SandboxError, Status
 
@@ -164,6 +165,31 @@ class SolveSession:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+def conclude(session: SolveSession, draft: Draft, steps: Callable[[], tuple[SolveStatus, str | None]]) -> Solution:
+    """Run a method's `steps`, turn an early `Stop` into its status, log and return the Solution."""
+    try:
+        status, answer = steps()
+    except Stop as stop:
+        status, answer = stop.status, None
+        draft.error = stop.error
+    solution = draft.build(status, answer, session.calls, session.elapsed())
+    log_solution(solution)
+    return solution
+
+
+def first_program(session: SolveSession, draft: Draft, prompt: str) -> str:
+    """Check the question, ask for a program with `prompt`, and extract it (or stop)."""
+    problem = check_question(draft.question)
+    if problem:
+        raise Stop(SolveStatus.INVALID_QUESTION, problem)
+    reply = session.ask("program", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
+    program = session.program_from(reply, attempt=1)
+    if program is None:
+        raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
+    draft.programs.append(program)
+    return program
 
 
 def check_question(question: str) -> str | None:
