@@ -40,10 +40,13 @@ def solve_pot(
     finish: bool = False,
     time_s: float = 5.0,
     memory_mb: int = 512,
+    temperature: float = 0.0,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
 ) -> Solution:
-    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb)
+    session = SolveSession(
+        model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, temperature=temperature
+    )
     draft = Draft(question, "pot+finish" if finish else "pot")
     return conclude(session, draft, lambda: _solve(question, session, draft, finish=finish))
 

@@ -79,9 +79,10 @@ class SolveSession:
         cancel: CancelToken | None = None,
         time_s: float = 5.0,
         memory_mb: int = 512,
+        temperature: float = 0.0,
     ) -> None:
         self.model, self.sandbox = model, sandbox
-        self.time_s, self.memory_mb = time_s, memory_mb
+        self.time_s, self.memory_mb, self.temperature = time_s, memory_mb, temperature
         self.calls: list[ModelCall] = []
         self.last_result: RunResult | None = None
         self.started = time.monotonic()
@@ -105,7 +106,7 @@ class SolveSession:
         """
         self.check_cancelled()
         self.emit(ModelStarted(purpose))
-        request = GenerationRequest.chat(prompt, max_tokens=max_tokens, temperature=0.0)
+        request = GenerationRequest.chat(prompt, max_tokens=max_tokens, temperature=self.temperature)
         parts: list[str] = []
         started = time.monotonic()
         stopped_early = False

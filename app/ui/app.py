@@ -3,28 +3,42 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.store.settings import Settings
+from app.store.settings import load as load_settings
+from app.ui.controller import ModelFactory
 from app.ui.main_window import MainWindow
 from models.embedded import ensure_embedded
 from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel
 
 
-def embedded_model(progress: object) -> LanguageModel:
-    """The default model factory: assemble (first run) and load the embedded model."""
-    path = ensure_embedded(progress=progress)  # type: ignore[arg-type]
-    return LocalModel(ModelSettings(path))
+def model_for(settings: Settings) -> ModelFactory:
+    """A factory that loads the model the settings name (the embedded one is assembled first if needed)."""
+
+    def load(progress: Callable[[int, int], None]) -> LanguageModel:
+        path = Path(settings.model_path) if settings.model_path else ensure_embedded(progress=progress)
+        n_ctx, threads, layers = settings.n_ctx, settings.n_threads, settings.n_gpu_layers
+        return LocalModel(ModelSettings(path, n_ctx=n_ctx, n_threads=threads, n_gpu_layers=layers))
+
+    return load
+
+
+def embedded_model(progress: Callable[[int, int], None]) -> LanguageModel:
+    """The embedded model with default settings."""
+    return model_for(Settings())(progress)
 
 
 def run(*, screenshot: Path | None = None, question: str | None = None, solve: bool = False) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
-    window = MainWindow(embedded_model)
+    window = MainWindow(model_for(load_settings()), factory_for=model_for)
     if question:
         window.question.setPlainText(question)
     window.show()

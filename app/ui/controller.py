@@ -7,7 +7,7 @@ It owns no widgets; the window listens. Jobs never touch Qt objects: they report
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import cast
 
 from PySide6.QtCore import QObject, Signal
@@ -25,6 +25,7 @@ from app.reasoning import (
 )
 from app.reasoning.pal import propose_repair
 from app.store.history import History
+from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
@@ -81,30 +82,34 @@ class SolveController(QObject):
         self.phase.emit("Loading the model…")
         self._background.submit("load", job)
 
-    def solve(self, question: str, method: str, *, repair: bool, time_s: float = 5.0) -> None:
+    def solve(self, question: str, method: str, *, repair: bool, settings: Settings) -> None:
         model = self.model
         if model is None:
             self.failed.emit("The model is not loaded yet.")
             return
         token = self._cancel = CancelToken()
-        self._solve_id = self.history.start(question, method, {"repair": repair, "time_s": time_s})
+        self._solve_id = self.history.start(question, method, {"repair": repair, **asdict(settings)})
         self.history_changed.emit()
+        time_s, memory_mb, temperature = settings.time_s, settings.memory_mb, settings.temperature
 
         def job(report: Report) -> Solution:
             if method == "pal":
                 return solve_pal(
-                    question, model, self.sandbox, repair=repair, time_s=time_s, on_event=report, cancel=token
-                )
-            finish = method == "pot+finish"
-            return solve_pot(question, model, self.sandbox, finish=finish, time_s=time_s, on_event=report, cancel=token)
+                    question, model, self.sandbox, repair=repair, time_s=time_s, memory_mb=memory_mb,
+                    temperature=temperature, on_event=report, cancel=token,
+                )  # fmt: skip
+            return solve_pot(
+                question, model, self.sandbox, finish=method == "pot+finish", time_s=time_s, memory_mb=memory_mb,
+                temperature=temperature, on_event=report, cancel=token,
+            )  # fmt: skip
 
         self._background.submit("solve", job)
 
-    def run_program(self, code: str, *, time_s: float = 5.0) -> None:
+    def run_program(self, code: str, *, settings: Settings) -> None:
         self._cancel = None
 
         def job(_report: Report) -> RunResult:
-            return self.sandbox.run(code, time_s=time_s, capture=("ans",))
+            return self.sandbox.run(code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=("ans",))
 
         self.phase.emit("Running the program in the sandbox…")
         self._background.submit("run", job)

@@ -7,6 +7,7 @@ Signals of child widgets are handled by `_on_<signal>` slots.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -25,10 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning import Solution
+from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
+from app.store.settings import Settings
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.history_panel import HistoryPanel
+from app.ui.settings_dialog import SettingsDialog
 from models.paths import data_dir
 from sandbox import RunResult, Sandbox, Status
 from sandbox.display import display_text
@@ -62,8 +66,13 @@ class MainWindow(QMainWindow):
         sandbox: Sandbox | None = None,
         settings_path: Path | None = None,
         history_path: Path | None = None,
+        user_settings_path: Path | None = None,
+        factory_for: Callable[[Settings], ModelFactory] | None = None,
     ) -> None:
         super().__init__()
+        self._user_settings_path = user_settings_path
+        self.settings = settings_store.load(user_settings_path)
+        self._factory_for = factory_for
         self.setWindowTitle("PAL Studio")
         self._settings = QSettings(str(settings_path), QSettings.Format.IniFormat) if settings_path else QSettings()
         history = History(history_path or data_dir() / "history.sqlite")
@@ -90,12 +99,13 @@ class MainWindow(QMainWindow):
         for title, key in METHODS:
             self.method.addItem(title, key)
         self.auto_repair = QCheckBox("Auto-repair once on error")
+        self.settings_button = QPushButton("Model and settings…  (Ctrl+,)")
         self.solve_button = QPushButton("Solve  (Ctrl+Enter)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         self.cancel_button.setEnabled(False)
         question_pane = _column(
             QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
-            _row(self.solve_button, self.cancel_button),
+            _row(self.solve_button, self.cancel_button), self.settings_button,
         )  # fmt: skip
 
         self.editor = CodeEditor()
@@ -156,12 +166,13 @@ class MainWindow(QMainWindow):
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button.clicked.connect(self.controller.cancel)
         self.run_button.clicked.connect(self.run_program)
+        self.settings_button.clicked.connect(self.open_settings)
         self.repair_button.clicked.connect(self.repair)
         self.accept_button.clicked.connect(self._on_accept_clicked)
         self.revert_button.clicked.connect(self._on_revert_clicked)
         self.examples.activated.connect(self._on_example_activated)
         for keys, slot in (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
-                           ("Escape", self.controller.cancel)):  # fmt: skip
+                           ("Escape", self.controller.cancel), ("Ctrl+,", self.open_settings)):  # fmt: skip
             QShortcut(QKeySequence(keys), self, slot)
 
     def reset_layout(self) -> None:
@@ -198,14 +209,28 @@ class MainWindow(QMainWindow):
         self.output.clear()
         self.answer.clear()
         self._hide_diff()
-        self.controller.solve(question, str(self.method.currentData()), repair=self.auto_repair.isChecked())
+        method = str(self.method.currentData())
+        self.controller.solve(question, method, repair=self.auto_repair.isChecked(), settings=self.settings)
 
     def run_program(self) -> None:
         code = self.editor.toPlainText()
         if self.controller.is_busy or not code.strip():
             return
         self.editor.mark_error_line(0)
-        self.controller.run_program(code)
+        self.controller.run_program(code, settings=self.settings)
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            self.apply_settings(dialog.result_settings())
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Keep `settings` (saved at once); load the model again if it is a different one."""
+        previous, self.settings = self.settings, settings
+        settings_store.save(settings, self._user_settings_path)
+        if settings.model_differs(previous) and self._factory_for is not None and not self.controller.is_busy:
+            self.model_label.setText("model: loading…")
+            self.controller.load_model(self._factory_for(settings))
 
     def repair(self) -> None:
         result = self._last_result

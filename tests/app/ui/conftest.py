@@ -11,6 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MainWindow
+from models.testing import ScriptedModel
 from models.types import LanguageModel
 from sandbox import Sandbox
 
@@ -31,6 +32,8 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
             sandbox=Sandbox(),
             settings_path=tmp_path / "window.ini",
             history_path=tmp_path / "history.sqlite",
+            user_settings_path=tmp_path / "settings.json",
+            factory_for=lambda settings: lambda _progress: ScriptedModel([], name=f"reloaded {settings.n_ctx}"),
         )
         qtbot.addWidget(window)
         with qtbot.waitSignal(window.controller.model_ready, timeout=60_000):

@@ -1,0 +1,77 @@
+"""The user's settings: a typed, validated object stored as versioned JSON in the data folder.
+
+Window state (geometry, splitters) is not here; the window keeps it in QSettings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from models.paths import data_dir
+
+VERSION = 1
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Settings:
+    model_path: str | None = None  # None: the embedded default model
+    n_threads: int | None = None  # None: llama.cpp's choice
+    n_ctx: int = 4096
+    n_gpu_layers: int = 0
+    temperature: float = 0.0
+    time_s: float = 5.0
+    memory_mb: int = 512
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.n_threads is not None and not 1 <= self.n_threads <= 256:
+            problems.append("threads must be between 1 and 256")
+        if not 256 <= self.n_ctx <= 131072:
+            problems.append("context size must be between 256 and 131072 tokens")
+        if self.n_gpu_layers < -1:
+            problems.append("GPU layers must be -1 (all), 0 or more")
+        if not 0.0 <= self.temperature <= 2.0:
+            problems.append("temperature must be between 0 and 2")
+        if not 0.1 <= self.time_s <= 600:
+            problems.append("the time limit must be between 0.1 and 600 seconds")
+        if not 64 <= self.memory_mb <= 65536:
+            problems.append("the memory limit must be between 64 and 65536 MB")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def model_differs(self, other: Settings) -> bool:
+        """Whether switching from `other` to these settings needs the model loaded again."""
+        keys = ("model_path", "n_threads", "n_ctx", "n_gpu_layers")
+        return any(getattr(self, k) != getattr(other, k) for k in keys)
+
+
+def settings_path() -> Path:
+    return data_dir() / "settings.json"
+
+
+def load(path: Path | None = None) -> Settings:
+    """The saved settings; defaults when there are none or they cannot be read (logged)."""
+    path = path or settings_path()
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        known = {f.name for f in fields(Settings)}
+        values = {k: v for k, v in data.get("settings", {}).items() if k in known}
+        return replace(Settings(), **values)
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, ValueError, TypeError, AttributeError) as exc:
+        logger.warning("ignoring unreadable settings in %s: %s", path, exc)
+        return Settings()
+
+
+def save(settings: Settings, path: Path | None = None) -> None:
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"version": VERSION, "settings": asdict(settings)}, indent=2), encoding="utf-8")
+    temporary.replace(path)

@@ -1,0 +1,219 @@
+"""Model and settings: choose the embedded model or any GGUF file, download from the catalog,
+and set threads, context, GPU layers, temperature and the program limits.
+
+`SettingsDialog.result_settings()` gives the chosen `Settings` after the dialog was accepted.
+Downloads run on the dialog's own background helper, never on the UI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import cast
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.store.settings import Settings
+from app.ui.background import Background, Report
+from models import catalog
+from models.discovery import discover
+from models.download import download
+from models.gguf_info import inspect
+from models.types import ModelError
+
+_EMBEDDED = ""  # the list item's data for the embedded default model
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Model and settings")
+        self._settings = settings
+        self._cancel_download = threading.Event()
+        self._downloads = Background(self)
+        self._downloads.progress.connect(self._on_download_progress)
+        self._downloads.succeeded.connect(self._on_download_succeeded)
+        self._downloads.failed.connect(self._on_download_failed)
+
+        self._build_models(settings)
+        self._build_form(settings)
+        self.open_button.clicked.connect(self._on_open_clicked)
+        self.models.currentItemChanged.connect(self._on_models_current_item_changed)
+        self.download_button.clicked.connect(self._on_download_clicked)
+        self.cancel_download_button.clicked.connect(self._cancel_download.set)
+        self._on_models_current_item_changed(self.models.currentItem())
+
+    def _build_models(self, settings: Settings) -> None:
+        self.models = QListWidget()
+        self._add_model(f"Embedded: {catalog.load().default.title} (default)", _EMBEDDED)
+        for found in discover():
+            self._add_model(f"{found.path.name} — {found.source}, {found.size_bytes / 2**30:.1f} GiB", str(found.path))
+        if settings.model_path and self._find(settings.model_path) is None:
+            self._add_model(Path(settings.model_path).name, settings.model_path)
+        current = self._find(settings.model_path or _EMBEDDED)
+        if current is not None:
+            self.models.setCurrentItem(current)
+        self.open_button = QPushButton("Open GGUF file…")
+        self.model_info = QLabel("")
+        self.model_info.setWordWrap(True)
+        self.model_info.setTextFormat(Qt.TextFormat.PlainText)
+
+        self.catalog = QComboBox()
+        for entry in catalog.load().downloads:
+            self.catalog.addItem(f"{entry.title} — {entry.approx_size_gb:g} GB, {entry.license}", entry.id)
+        self.download_button = QPushButton("Download")
+        self.cancel_download_button = QPushButton("Cancel download")
+        self.cancel_download_button.setEnabled(False)
+        self.progress = QProgressBar()
+
+    def _build_form(self, settings: Settings) -> None:
+        self.threads = _spin(0, 256, settings.n_threads or 0, special="automatic")
+        self.n_ctx = _spin(256, 131072, settings.n_ctx, step=1024)
+        self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers)
+        self.gpu_layers.setToolTip("-1 offloads every layer (needs a GPU build of llama.cpp)")
+        self.temperature = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, value=settings.temperature)
+        self.time_s = QDoubleSpinBox(minimum=0.1, maximum=600.0, singleStep=1.0, value=settings.time_s, suffix=" s")
+        self.memory_mb = _spin(64, 65536, settings.memory_mb, step=64)
+        self.memory_mb.setSuffix(" MB")
+
+        form = QFormLayout()
+        rows = (("CPU threads", self.threads), ("Context size (tokens)", self.n_ctx), ("GPU layers", self.gpu_layers),
+                ("Temperature", self.temperature), ("Program time limit", self.time_s),
+                ("Program memory limit", self.memory_mb))  # fmt: skip
+        for label, widget in rows:
+            form.addRow(label, widget)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("<b>Model</b>"))
+        layout.addWidget(self.models)
+        layout.addWidget(self.open_button)
+        layout.addWidget(self.model_info)
+        layout.addWidget(QLabel("<b>Download a recommended model</b>"))
+        layout.addWidget(self.catalog)
+        row = QHBoxLayout()
+        row.addWidget(self.download_button)
+        row.addWidget(self.cancel_download_button)
+        layout.addLayout(row)
+        layout.addWidget(self.progress)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+
+    def result_settings(self) -> Settings:
+        item = self.models.currentItem()
+        path = str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else _EMBEDDED
+        return Settings(
+            model_path=path or None,
+            n_threads=self.threads.value() or None,
+            n_ctx=self.n_ctx.value(),
+            n_gpu_layers=self.gpu_layers.value(),
+            temperature=round(self.temperature.value(), 2),
+            time_s=self.time_s.value(),
+            memory_mb=self.memory_mb.value(),
+        )
+
+    def add_model_file(self, path: Path) -> bool:
+        """Inspect a GGUF file and select it; False (and the reason shown) if it is unusable."""
+        try:
+            info = inspect(path)
+        except ModelError as exc:
+            self.model_info.setText(f"Cannot use this file: {exc}")
+            return False
+        item = self._find(str(path)) or self._add_model(f"{path.name} — {info.description}", str(path))
+        self.models.setCurrentItem(item)
+        return True
+
+    def done(self, result: int) -> None:
+        self._cancel_download.set()
+        self._downloads.shutdown()
+        super().done(result)
+
+    def _add_model(self, text: str, data: str) -> QListWidgetItem:
+        item = QListWidgetItem(text)
+        item.setData(Qt.ItemDataRole.UserRole, data)
+        self.models.addItem(item)
+        return item
+
+    def _find(self, data: str) -> QListWidgetItem | None:
+        for row in range(self.models.count()):
+            item = self.models.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == data:
+                return item
+        return None
+
+    def _on_open_clicked(self) -> None:
+        name, _filter = QFileDialog.getOpenFileName(self, "Open a GGUF model", str(Path.home()), "GGUF models (*.gguf)")
+        if name:
+            self.add_model_file(Path(name))
+
+    def _on_models_current_item_changed(self, item: QListWidgetItem | None, _previous: object = None) -> None:
+        path = str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else _EMBEDDED
+        if not path:
+            entry = catalog.load().default
+            self.model_info.setText(f"{entry.title}, {entry.license}: {entry.good_for}.")
+            return
+        try:
+            self.model_info.setText(inspect(path).description)
+        except ModelError as exc:
+            self.model_info.setText(f"Cannot use this file: {exc}")
+
+    def _on_download_clicked(self) -> None:
+        entry = next(d for d in catalog.load().downloads if d.id == self.catalog.currentData())
+        self._cancel_download.clear()
+        self.download_button.setEnabled(False)
+        self.cancel_download_button.setEnabled(True)
+        self.model_info.setText(f"Downloading {entry.file_name}…")
+
+        def job(report: Report) -> Path:
+            return download(
+                entry.repo,
+                entry.file_name,
+                sha256=entry.sha256,
+                progress=lambda done, total: report((done, total)),
+                cancel=self._cancel_download,
+            )
+
+        self._downloads.submit("download", job)
+
+    def _on_download_progress(self, _tag: str, payload: object) -> None:
+        done, total = cast(tuple[int, int], payload)
+        self.progress.setMaximum(max(int(total) // 1024, 1))
+        self.progress.setValue(int(done) // 1024)
+
+    def _on_download_succeeded(self, _tag: str, path: object) -> None:
+        self._download_ended()
+        self.add_model_file(Path(str(path)))
+
+    def _on_download_failed(self, _tag: str, message: str) -> None:
+        self._download_ended()
+        self.model_info.setText(f"Download stopped: {message}")
+
+    def _download_ended(self) -> None:
+        self.download_button.setEnabled(True)
+        self.cancel_download_button.setEnabled(False)
+
+
+def _spin(low: int, high: int, value: int, *, step: int = 1, special: str = "") -> QSpinBox:
+    box = QSpinBox(minimum=low, maximum=high, singleStep=step)
+    box.setValue(value)
+    if special:
+        box.setSpecialValueText(special)  # shown for the minimum
+    return box

@@ -1,0 +1,68 @@
+"""Model and settings: the dialog with real widgets, and applying settings in the window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.store.settings import Settings
+from app.ui.settings_dialog import SettingsDialog
+from models.testing import ScriptedModel
+from sandbox import Status
+
+from ...models.test_gguf_info import write_gguf
+from .conftest import WindowMaker
+
+
+@pytest.fixture
+def private_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PAL_STUDIO_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf"))
+    return tmp_path
+
+
+def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Path) -> None:
+    (private_data / "data" / "models").mkdir(parents=True)
+    found = write_gguf(private_data / "data" / "models" / "mine.gguf")
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    texts = [dialog.models.item(i).text() for i in range(dialog.models.count())]
+    assert texts[0].startswith("Embedded: Qwen2.5-Coder 1.5B")
+    assert any(t.startswith("mine.gguf") for t in texts)
+    assert dialog.catalog.count() == 3
+    dialog.threads.setValue(2)
+    dialog.n_ctx.setValue(8192)
+    dialog.temperature.setValue(0.7)
+    dialog.time_s.setValue(2.5)
+    assert dialog.add_model_file(found)
+    chosen = dialog.result_settings()
+    assert chosen == Settings(model_path=str(found), n_threads=2, n_ctx=8192, temperature=0.7, time_s=2.5)
+
+
+def test_an_unusable_file_is_explained_and_not_selected(qtbot: QtBot, private_data: Path) -> None:
+    notes = private_data / "notes.gguf"
+    notes.write_text("not a model")
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    assert not dialog.add_model_file(notes)
+    assert "not a GGUF model file" in dialog.model_info.text()
+    assert dialog.result_settings().model_path is None
+
+
+def test_applying_settings_saves_them_and_reloads_the_model(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    window = make_window(ScriptedModel([]))
+    with qtbot.waitSignal(window.controller.model_ready, timeout=30_000) as blocker:
+        window.apply_settings(Settings(n_ctx=8192, time_s=0.5))
+    assert blocker.args == ["reloaded 8192"]
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["version"] == 1 and saved["settings"]["n_ctx"] == 8192
+    window.editor.setPlainText("while True:\n    pass")
+    with qtbot.waitSignal(window.controller.ran, timeout=30_000) as ran:
+        window.run_program()
+    assert ran.args[0].status is Status.TIMEOUT
+    assert ran.args[0].duration_s < 1.5  # the time limit from the settings
