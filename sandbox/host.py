@@ -65,9 +65,14 @@ class Sandbox:
     on `start()`), is restarted if it dies, and is stopped on exit.
     """
 
-    def __init__(self, command: list[str] | None = None) -> None:
-        """`command` replaces the worker's start command (a frozen app starts itself)."""
+    def __init__(self, command: list[str] | None = None, *, allow_unisolated: bool = False) -> None:
+        """`command` replaces the worker's start command (a frozen app starts itself).
+
+        `allow_unisolated` is the default for `run()`: set it once the user agreed to run
+        programs without isolation on a machine that offers none.
+        """
         self._command = command
+        self.allow_unisolated = allow_unisolated
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
         self._buffer = b""
@@ -124,7 +129,7 @@ class Sandbox:
         output_bytes: int = 65536,
         capture: Iterable[str] = ("ans",),
         trace: bool = False,
-        allow_unisolated: bool = False,
+        allow_unisolated: bool | None = None,
         cancel_event: threading.Event | None = None,
     ) -> RunResult:
         """Run `code` once in a fresh child and describe what happened.
@@ -141,7 +146,8 @@ class Sandbox:
                 self._inflight, self._sent, self._cancelled = run_id, False, False
             try:
                 self.start()
-                if self._isolation is Isolation.NONE and not allow_unisolated:
+                allowed = self.allow_unisolated if allow_unisolated is None else allow_unisolated
+                if self._isolation is Isolation.NONE and not allowed:
                     raise IsolationUnavailable(
                         "No isolation is available on this machine, so the program was not run. "
                         "Pass allow_unisolated=True only if the user agreed to run it unprotected."

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import cast
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.reasoning import (
     CancelToken,
@@ -28,9 +28,15 @@ from app.store.history import History
 from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models.types import LanguageModel
-from sandbox import RunResult, Sandbox
+from sandbox import RunResult, Sandbox, SandboxError
 
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
+
+
+@dataclass(frozen=True)
+class SandboxReady:
+    isolation: str  # "strong", "partial", "none" or "unavailable"
+    problem: str | None
 
 
 @dataclass(frozen=True)
@@ -57,12 +63,14 @@ class SolveController(QObject):
     repaired = Signal(object)
     failed = Signal(str)
     history_changed = Signal()
+    isolation = Signal(str, object)  # level, problem text or None
 
     def __init__(self, sandbox: Sandbox, history: History, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.sandbox = sandbox
         self.history = history
         self._solve_id: int | None = None
+        self._closed = False
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
         self._background = Background(self)
@@ -77,6 +85,10 @@ class SolveController(QObject):
 
     def load_model(self, factory: ModelFactory) -> None:
         def job(report: Report) -> LanguageModel:
+            try:  # warm the sandbox worker too, and tell the window how well it isolates
+                report(SandboxReady(self.sandbox.isolation.value, None))
+            except SandboxError as exc:
+                report(SandboxReady("unavailable", str(exc)))
             return factory(lambda done, total: report(LoadProgress(done, total)))
 
         self.phase.emit("Loading the model…")
@@ -135,11 +147,18 @@ class SolveController(QObject):
     def shutdown(self) -> None:
         self.cancel()
         self._background.shutdown()
+        # Deliver what the last job reported before the history closes, so it records how it ended.
+        QCoreApplication.sendPostedEvents(self)
+        self._closed = True
         self.sandbox.close()
         self.history.close()
 
     def _on_progress(self, _tag: str, payload: object) -> None:
-        if isinstance(payload, LoadProgress) and payload.total:
+        if self._closed:
+            return
+        if isinstance(payload, SandboxReady):
+            self.isolation.emit(payload.isolation, payload.problem)
+        elif isinstance(payload, LoadProgress) and payload.total:
             self.phase.emit(f"Preparing the model… {100 * payload.done // payload.total}%")
         elif isinstance(payload, TokenStreamed):
             self.token.emit(payload.text)
@@ -156,6 +175,8 @@ class SolveController(QObject):
             self.ran.emit(payload.result)
 
     def _on_succeeded(self, tag: str, result: object) -> None:
+        if self._closed:
+            return
         if tag == "load":
             self.model = cast(LanguageModel, result)
             self.model_ready.emit(self.model.name)
@@ -171,6 +192,8 @@ class SolveController(QObject):
             self.repaired.emit(result)
 
     def _on_failed(self, tag: str, message: str) -> None:
+        if self._closed:
+            return
         if tag == "load":
             self.model_failed.emit(message)
             return

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         history = History(history_path or data_dir() / "history.sqlite")
         self.controller = SolveController(sandbox or Sandbox(), history, self)
         self._last_result: RunResult | None = None
+        self._isolation = "unknown"
         self._before_repair: str | None = None
         self._pending_phase = ""
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
@@ -161,6 +163,7 @@ class MainWindow(QMainWindow):
         c.repaired.connect(self._on_repaired)
         c.failed.connect(self._on_failed)
         c.history_changed.connect(self.history_panel.refresh)
+        c.isolation.connect(self._on_isolation)
         self.history_panel.reopen.connect(self._on_history_reopen)
         self._phase_timer.timeout.connect(self._on_phase_timer)
         self.solve_button.clicked.connect(self.solve)
@@ -198,7 +201,7 @@ class MainWindow(QMainWindow):
         return f"{linearise_table(table)}\n{question}" if table else question
 
     def solve(self) -> None:
-        if self.controller.is_busy:
+        if self.controller.is_busy or not self._may_run_programs():
             return
         question = self.full_question()
         if not question:
@@ -214,7 +217,7 @@ class MainWindow(QMainWindow):
 
     def run_program(self) -> None:
         code = self.editor.toPlainText()
-        if self.controller.is_busy or not code.strip():
+        if self.controller.is_busy or not code.strip() or not self._may_run_programs():
             return
         self.editor.mark_error_line(0)
         self.controller.run_program(code, settings=self.settings)
@@ -336,6 +339,28 @@ class MainWindow(QMainWindow):
         self.answer.setText(display_text(entry.answer) if entry.answer else "—")
         self.editor.mark_error_line((entry.solution or {}).get("error_line") or 0)
         self._show_status(f"Reopened a past solve: {entry.status}")
+
+    def _on_isolation(self, level: str, problem: str | None) -> None:
+        self._isolation = level
+        self.isolation_label.setText(f"sandbox: {level}")
+        if problem:
+            self._show_status(f"Programs cannot be run here: {problem}")
+
+    def _may_run_programs(self) -> bool:
+        """With no isolation at all, ask once before running anything the model wrote."""
+        sandbox = self.controller.sandbox
+        if self._isolation != "none" or sandbox.allow_unisolated:
+            return True
+        answer = QMessageBox.warning(
+            self,
+            "No isolation",
+            "This computer offers no way to isolate programs, so a program written by the model could read "
+            "or change your files. Run programs anyway, for this session?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        sandbox.allow_unisolated = answer == QMessageBox.StandardButton.Yes
+        return sandbox.allow_unisolated
 
     def _on_example_activated(self, index: int) -> None:
         if index > 0:

@@ -17,7 +17,7 @@ from sandbox import Sandbox
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-WindowMaker = Callable[[LanguageModel], MainWindow]
+WindowMaker = Callable[..., MainWindow]  # (model, sandbox=None) -> an open window
 
 
 @pytest.fixture
@@ -26,10 +26,10 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
     before = set(threading.enumerate())
     windows: list[MainWindow] = []
 
-    def make(model: LanguageModel) -> MainWindow:
+    def make(model: LanguageModel, sandbox: Sandbox | None = None) -> MainWindow:
         window = MainWindow(
             lambda _progress: model,
-            sandbox=Sandbox(),
+            sandbox=sandbox or Sandbox(),
             settings_path=tmp_path / "window.ini",
             history_path=tmp_path / "history.sqlite",
             user_settings_path=tmp_path / "settings.json",

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus
 from app.ui.main_window import linearise_table
 from models.local import LocalModel
 from models.testing import ScriptedModel
+from sandbox import Sandbox
 
 from .conftest import WindowMaker
 
@@ -135,3 +139,73 @@ def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_wind
     assert again.answer.text() == "11"
     again.history_panel.search.setText("no such thing")
     assert again.history_panel.list.count() == 0
+
+
+NO_ISOLATION_WORKER = (
+    "import sys, json\n"
+    "print(json.dumps({'op': 'ready', 'isolation': 'none', 'layers': []}), flush=True)\n"
+    "for line in sys.stdin:\n"
+    "    req = json.loads(line)\n"
+    "    result = {'status': 'ok', 'stdout': '11\\n', 'stderr': '', 'error': None, 'error_line': None,\n"
+    "              'values': {}, 'duration_s': 0.0, 'isolation': 'none', 'trace': None}\n"
+    "    print(json.dumps({'op': 'result', 'id': req['id'], 'result': result}), flush=True)\n"
+)
+
+
+@pytest.mark.parametrize("consent", [False, True])
+def test_without_isolation_the_user_is_asked_first(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch, consent: bool
+) -> None:
+    asked: list[str] = []
+
+    def ask(_parent: object, title: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(title)
+        return QMessageBox.StandardButton.Yes if consent else QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "warning", ask)
+    model = ScriptedModel([PROGRAM])
+    window = make_window(model, Sandbox(command=[sys.executable, "-c", NO_ISOLATION_WORKER]))
+    assert window.isolation_label.text() == "sandbox: none"
+    window.question.setPlainText("What is 5 + 2 * 3?")
+    if consent:
+        with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+            window.solve()
+        assert window.answer.text() == "11"
+    else:
+        window.solve()
+        assert model.calls == [] and not window.controller.is_busy
+    assert asked == ["No isolation"]
+
+
+def test_closing_during_a_solve_stops_everything(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(
+        ScriptedModel(["```python\nprint(" + "1 + " * 400 + "1)\n```"], chunk_size=1, chunk_delay_s=0.01)
+    )
+    window.question.setPlainText("slow")
+    tokens: list[str] = []
+    window.controller.token.connect(tokens.append)
+    window.solve()
+    qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
+    worker = window.controller.sandbox.worker_pid
+    window.close()  # the fixture then checks that no thread is left running
+    assert not window.controller.is_busy
+    assert worker is None or not Path(f"/proc/{worker}").exists() or _is_zombie(worker)
+
+
+def _is_zombie(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] == "Z"
+
+
+def test_a_solve_cut_short_by_closing_is_recorded(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(
+        ScriptedModel(["```python\nprint(" + "1 + " * 400 + "1)\n```"], chunk_size=1, chunk_delay_s=0.01)
+    )
+    window.question.setPlainText("closing mid-way")
+    tokens: list[str] = []
+    window.controller.token.connect(tokens.append)
+    window.solve()
+    qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
+    window.close()
+    again = make_window(ScriptedModel([]))
+    entry = again.controller.history.entries()[0]
+    assert (entry.question, entry.status) == ("closing mid-way", "cancelled")
