@@ -284,8 +284,10 @@ class MainWindow(QMainWindow):
         detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
         self._show_status(f"{solution.message} ({solution.duration_s:.1f} s){detail}")
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
-        if solution.calls and solution.calls[-1].tokens_per_s:
-            self.speed_label.setText(f"{solution.calls[-1].tokens_per_s:.1f} tokens/s")
+        if solution.calls:
+            last = solution.calls[-1]
+            used = last.prompt_tokens + last.completion_tokens
+            self.speed_label.setText(f"{last.tokens_per_s:.1f} tokens/s, context {used}/{self.settings.n_ctx}")
         self._settings.setValue("solve/method", self.method.currentData())
 
     def _on_ran(self, result: RunResult) -> None:

@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus
-from app.ui.main_window import linearise_table
+from app.ui.main_window import MainWindow, linearise_table
 from models.local import LocalModel
 from models.testing import ScriptedModel
+from models.types import ModelError
 from sandbox import Sandbox
 
 from .conftest import WindowMaker
@@ -209,3 +210,25 @@ def test_a_solve_cut_short_by_closing_is_recorded(qtbot: QtBot, make_window: Win
     again = make_window(ScriptedModel([]))
     entry = again.controller.history.entries()[0]
     assert (entry.question, entry.status) == ("closing mid-way", "cancelled")
+
+
+def test_a_model_that_cannot_load_is_explained(qtbot: QtBot, tmp_path: Path) -> None:
+    def broken(_progress: object) -> ScriptedModel:
+        raise ModelError("qwen.gguf is damaged or incomplete: the file ends in the middle of its header")
+
+    window = MainWindow(
+        broken,
+        sandbox=Sandbox(),
+        settings_path=tmp_path / "w.ini",
+        history_path=tmp_path / "h.sqlite",
+        user_settings_path=tmp_path / "s.json",
+    )
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.controller.model_failed, timeout=30_000):
+        window.show()
+    assert "qwen.gguf is damaged" in window.status_label.text()
+    assert window.model_label.text() == "model: not loaded"
+    window.question.setPlainText("What is 1 + 1?")
+    window.solve()
+    assert "not loaded" in window.status_label.text()
+    window.close()
