@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -49,7 +50,12 @@ def run(*, screenshot: Path | None = None, question: str | None = None, solve: b
     close = getattr(window.controller.model, "close", None)
     if callable(close):
         close()
-    return status
+    # Everything is saved and closed by now. Leave without the interpreter's final garbage
+    # collection: with PySide6 and llama-cpp-python both loaded it occasionally aborted on a
+    # reference-count error ("bool_dealloc") after the window had closed (about 1 run in 7).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def _capture_when_done(window: MainWindow, path: Path, *, solve: bool) -> None:
