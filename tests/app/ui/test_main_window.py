@@ -178,35 +178,26 @@ def test_without_isolation_the_user_is_asked_first(
     assert asked == ["No isolation"]
 
 
-def test_closing_during_a_solve_stops_everything(qtbot: QtBot, make_window: WindowMaker) -> None:
-    window = make_window(
-        ScriptedModel(["```python\nprint(" + "1 + " * 400 + "1)\n```"], chunk_size=1, chunk_delay_s=0.01)
-    )
-    window.question.setPlainText("slow")
-    tokens: list[str] = []
-    window.controller.token.connect(tokens.append)
-    window.solve()
-    qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
-    worker = window.controller.sandbox.worker_pid
-    window.close()  # the fixture then checks that no thread is left running
-    assert not window.controller.is_busy
-    assert worker is None or not Path(f"/proc/{worker}").exists() or _is_zombie(worker)
-
-
-def _is_zombie(pid: int) -> bool:
-    return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] == "Z"
-
-
-def test_a_solve_cut_short_by_closing_is_recorded(qtbot: QtBot, make_window: WindowMaker) -> None:
-    window = make_window(
-        ScriptedModel(["```python\nprint(" + "1 + " * 400 + "1)\n```"], chunk_size=1, chunk_delay_s=0.01)
-    )
-    window.question.setPlainText("closing mid-way")
+def _close_during_a_slow_solve(qtbot: QtBot, make_window: WindowMaker, question: str) -> MainWindow:
+    slow = ScriptedModel(["```python\nprint(" + "1 + " * 400 + "1)\n```"], chunk_size=1, chunk_delay_s=0.01)
+    window = make_window(slow)
+    window.question.setPlainText(question)
     tokens: list[str] = []
     window.controller.token.connect(tokens.append)
     window.solve()
     qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
     window.close()
+    return window
+
+
+def test_closing_during_a_solve_stops_everything(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = _close_during_a_slow_solve(qtbot, make_window, "slow")  # the fixture checks for stray threads
+    assert not window.controller.is_busy
+    assert window.controller.sandbox.worker_pid is None
+
+
+def test_a_solve_cut_short_by_closing_is_recorded(qtbot: QtBot, make_window: WindowMaker) -> None:
+    _close_during_a_slow_solve(qtbot, make_window, "closing mid-way")
     again = make_window(ScriptedModel([]))
     entry = again.controller.history.entries()[0]
     assert (entry.question, entry.status) == ("closing mid-way", "cancelled")
