@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--memory", type=int, default=512, metavar="MB", help="address-space limit (default 512)")
     run.add_argument("--output", type=int, default=65536, metavar="BYTES", help="stdout+stderr cap (default 65536)")
     run.add_argument("--var", action="append", metavar="NAME", help="variable to report (repeatable; default ans)")
-    run.add_argument("--trace", action="store_true", help="record a line-by-line trace (not yet recorded)")
+    run.add_argument("--trace", action="store_true", help="record a line-by-line trace of the program")
     run.add_argument("--allow-unisolated", action="store_true", help="run even where no isolation layer is available")
     commands.add_parser("doctor", help="show which isolation layers work on this machine")
     args = parser.parse_args(argv)

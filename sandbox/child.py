@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
 from sandbox.program import execute, make_namespace
+from sandbox.tracing import Tracer
 
 _PR_SET_PDEATHSIG = 1
 RESULT_FD = 3
@@ -71,11 +72,12 @@ def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: in
         os._exit(1)
 
     sys.stdin = io.StringIO()
-    sys.stdout = _text_stream(1)
-    sys.stderr = _text_stream(2)
+    stdout = _CountingStream(1)
+    sys.stdout, sys.stderr = stdout, _CountingStream(2)
     random.seed()  # every fork would otherwise repeat the worker's random sequence
     namespace = make_namespace()
-    outcome = execute(request.code, namespace)
+    tracer = Tracer(lambda: stdout.chars) if request.trace else None
+    outcome = execute(request.code, namespace, tracer)
     captured = _capture(namespace, request.capture, started + request.time_s)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # the program may have closed or replaced them
@@ -86,6 +88,7 @@ def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: in
             "error": outcome.error,
             "error_line": outcome.error_line,
             "values": captured,
+            "trace": tracer.steps if tracer else None,
         }
     )
     os._exit(0)
@@ -105,10 +108,18 @@ def _lock_down(request: Request, plan: Plan) -> None:
         seccomp.install(os.getpid())
 
 
-def _text_stream(fd: int) -> io.TextIOWrapper:
-    # Line buffering, so output printed before a timeout still reaches the user.
-    raw = io.FileIO(fd, "w", closefd=False)
-    return io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+class _CountingStream(io.TextIOWrapper):
+    """The program's stdout/stderr: UTF-8, line-buffered (so output printed before a timeout still
+    reaches the user), counting characters so a trace step knows how much had been printed."""
+
+    def __init__(self, fd: int) -> None:
+        raw = io.FileIO(fd, "w", closefd=False)
+        super().__init__(io.BufferedWriter(raw), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+        self.chars = 0
+
+    def write(self, text: str) -> int:
+        self.chars += len(text)
+        return super().write(text)
 
 
 def _capture(namespace: dict[str, Any], names: tuple[str, ...], deadline: float) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import builtins
 import linecache
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 PROGRAM_FILENAME = "<program>"
 
@@ -76,12 +76,23 @@ class Outcome:
     error_line: int | None = None
 
 
-def execute(code: str, namespace: dict[str, Any]) -> Outcome:
+class Tracing(Protocol):
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+
+
+def execute(code: str, namespace: dict[str, Any], tracer: Tracing | None = None) -> Outcome:
     """Run `code` in `namespace`; tracebacks name lines of the program, not of this module."""
     linecache.cache[PROGRAM_FILENAME] = (len(code), None, code.splitlines(True), PROGRAM_FILENAME)
     try:
         compiled = compile(code, PROGRAM_FILENAME, "exec", dont_inherit=True)
-        exec(compiled, namespace)
+        if tracer is not None:
+            tracer.start()
+        try:
+            exec(compiled, namespace)
+        finally:
+            if tracer is not None:
+                tracer.stop()
     except SystemExit as exc:
         if exc.code in (None, 0):
             return Outcome("ok")

@@ -229,6 +229,7 @@ class _Run:
     def _result(self, wait_status: int, cpu_s: float, duration: float) -> RunResult:
         status, error, error_line = Status.ERROR, None, None
         values: dict[str, CapturedValue] = {}
+        trace: list[Any] | None = None
         limit_text = f"{self.request.time_s:g} s"
         if self.reason is Status.KILLED:
             error = "cancelled"
@@ -244,7 +245,7 @@ class _Run:
                 status = Status.KILLED
                 error = f"the program crashed ({signal.Signals(sig).name}: {signal.strsignal(sig)})"
         else:
-            status, error, error_line, values = _parse_report(bytes(self.report), wait_status)
+            status, error, error_line, values, trace = _parse_report(bytes(self.report), wait_status)
         if self.reason is not None:
             status = self.reason
         return RunResult(
@@ -256,10 +257,13 @@ class _Run:
             values=values,
             duration_s=duration,
             isolation=Isolation(self.plan.isolation),
+            trace=trace,
         )
 
 
-def _parse_report(raw: bytes, wait_status: int) -> tuple[Status, str | None, int | None, dict[str, CapturedValue]]:
+def _parse_report(
+    raw: bytes, wait_status: int
+) -> tuple[Status, str | None, int | None, dict[str, CapturedValue], list[Any] | None]:
     missing = f"the program ended without a result (exit status {os.waitstatus_to_exitcode(wait_status)})"
     try:
         report = loads_line(raw.split(b"\n", 1)[0])
@@ -271,9 +275,12 @@ def _parse_report(raw: bytes, wait_status: int) -> tuple[Status, str | None, int
         error, line = report.get("error"), report.get("error_line")
         if (error is not None and not isinstance(error, str)) or (line is not None and not isinstance(line, int)):
             raise ProtocolError("error")
-        return status, error, line, parse_values(report.get("values", {}))
+        trace = report.get("trace")
+        if trace is not None and not isinstance(trace, list):
+            raise ProtocolError("trace")
+        return status, error, line, parse_values(report.get("values", {})), trace
     except (ProtocolError, ValueError):
-        return Status.ERROR, missing, None, {}
+        return Status.ERROR, missing, None, {}, None
 
 
 def serve() -> None:

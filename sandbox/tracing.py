@@ -1,0 +1,74 @@
+"""A line-by-line trace of the program, recorded in the child when asked (`trace=True`).
+
+One step per executed line of the user's program (library code is not traced), with the event
+(line, call, return, exception), the variables of that frame as capped reprs, and how much output
+had been printed by then. As in Python Tutor, a "line" step shows the state just before that line
+runs; the final "return" step of the module shows the state at the end. After `MAX_STEPS` steps,
+or `MAX_BYTES` of snapshots, recording stops and the last step says so, while the program runs on
+to its end.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from sandbox.program import PROGRAM_FILENAME
+from sandbox.values import cap, safe_repr
+
+MAX_STEPS = 1000
+MAX_BYTES = 1_000_000
+VALUE_CHARS = 200
+_HIDDEN = (types.ModuleType, types.BuiltinFunctionType)
+
+
+class Tracer:
+    """Install with `start()`; `steps` holds JSON-safe dicts; `output_chars` reads the stdout count."""
+
+    def __init__(self, output_chars: Any) -> None:
+        self.steps: list[dict[str, Any]] = []
+        self.truncated = False
+        self._size = 0
+        self._output_chars = output_chars
+
+    def start(self) -> None:
+        sys.settrace(self._global)
+
+    def stop(self) -> None:
+        sys.settrace(None)
+
+    def _global(self, frame: types.FrameType, event: str, _arg: Any) -> Any:
+        if frame.f_code.co_filename != PROGRAM_FILENAME or self.truncated:
+            return None  # library code, or recording is over: no line events there
+        if event == "call" and frame.f_code.co_name != "<module>":
+            self._record(frame, "call")
+        return self._local
+
+    def _local(self, frame: types.FrameType, event: str, _arg: Any) -> Any:
+        if self.truncated:
+            return None
+        if event in ("line", "return", "exception"):
+            self._record(frame, event)
+        return self._local
+
+    def _record(self, frame: types.FrameType, event: str) -> None:
+        if len(self.steps) >= MAX_STEPS or self._size >= MAX_BYTES:
+            self.truncated = True
+            self.steps[-1]["truncated"] = True
+            return
+        names = frame.f_locals
+        snapshot = {
+            name: cap(safe_repr(value), VALUE_CHARS)
+            for name, value in list(names.items())
+            if not name.startswith("__") and name != "solve_it" and not isinstance(value, _HIDDEN)
+        }
+        step = {
+            "line": frame.f_lineno,
+            "event": event,
+            "function": frame.f_code.co_name,
+            "vars": snapshot,
+            "output": self._output_chars(),
+        }
+        self._size += sum(len(k) + len(v) for k, v in snapshot.items()) + 64
+        self.steps.append(step)
