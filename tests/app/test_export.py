@@ -1,0 +1,42 @@
+"""Exported worked solutions: Markdown, .py and a notebook that validates and reruns."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+
+from app.export import notebook_text, to_markdown, to_python
+from app.reasoning import solve_pal, solve_pot
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+PROGRAM = "```python\n# money left\nmoney = 23\nspent = 5 * 3\nprint(money - spent)\n```"
+
+
+def test_notebook_validates_and_reruns_to_the_answer(sandbox: Sandbox) -> None:
+    solution = solve_pal("Olivia has $23 and buys 5 bagels at $3. Left?", ScriptedModel([PROGRAM]), sandbox)
+    notebook = nbformat.reads(notebook_text(solution), as_version=4)
+    nbformat.validate(notebook)
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    assert len(code) == 1
+    assert sandbox.run(code[0]).stdout.strip() == solution.answer == "8"
+
+
+def test_python_file_has_the_question_as_docstring_and_runs(sandbox: Sandbox) -> None:
+    question = 'Tricky """quotes""" and a C:\\path?'
+    solution = solve_pot(question, ScriptedModel(["```python\nans = 6 * 7\n```"]), sandbox)
+    text = to_python(solution)
+    result = sandbox.run(text + "doc = __doc__\n", capture=("ans", "doc"))
+    assert result.ok and result.values["ans"].json == 42
+    assert result.values["doc"].json == question + "\n\nAnswer: 42\n"
+
+
+def test_markdown_has_every_part_and_a_trace_table(sandbox: Sandbox) -> None:
+    solution = solve_pal("Money left?", ScriptedModel([PROGRAM]), sandbox)
+    trace = sandbox.run(solution.program or "", trace=True).trace
+    text = to_markdown(solution, trace)
+    for heading in ("## Question", "## Program", "## Output", "## Answer", "## Step by step"):
+        assert heading in text
+    assert "**8**" in text and "`money = 23`" in text
+    assert json.dumps(text)  # plain text, nothing exotic
