@@ -88,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="render the window offscreen to a PNG and exit")
     parser.add_argument("--question", help="with --screenshot: the question to show")
     parser.add_argument("--solve", action="store_true", help="with --screenshot and --question: solve it first")
+    parser.add_argument("--step-through", action="store_true", help="with --solve: show the stepper half way")
     commands = parser.add_subparsers(dest="command")
     ask = commands.add_parser("ask", help="answer one question from the command line")
     ask.add_argument("question", help="the question (quote it)")
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         from app.ui.app import run  # Qt is loaded only for the window
 
-        return run(screenshot=args.screenshot, question=args.question, solve=args.solve)
+        return run(screenshot=args.screenshot, question=args.question, solve=args.solve, step_through=args.step_through)
     if not args.question.strip():
         print("pal-studio: the question is empty", file=sys.stderr)
         return 2

@@ -63,3 +63,23 @@ def extract_program(reply: str) -> str | None:
     if text and "```" not in text and _parses(text) and _program_score(text)[1]:
         return text  # the whole reply is code without fences
     return None
+
+
+def assigned_names(program: str, limit: int = 100) -> list[str]:
+    """Module-level names the program binds, in order (for showing every quantity after a run)."""
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError):
+        return []
+    names: list[str] = []
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Name) and leaf.id not in names:
+                    names.append(leaf.id)
+    return names[:limit]

@@ -79,6 +79,7 @@ def _run(session: SolveSession, draft: Draft, program: str, attempt: int) -> Run
     result = session.run(program, attempt, capture=())
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line
+    draft.variables = dict(result.values)
     if result.ok and result.stdout.strip():
         return result
     if result.ok:

@@ -71,6 +71,7 @@ def _solve(question: str, session: SolveSession, draft: Draft, *, finish: bool) 
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line
     draft.ans = result.values.get("ans")
+    draft.variables = dict(result.values)
     if not result.ok:
         return failure_status(result), None
     if draft.ans is None:

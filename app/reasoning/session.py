@@ -20,7 +20,7 @@ from app.reasoning.events import (
     ProgramExtracted,
     TokenStreamed,
 )
-from app.reasoning.extract import complete_program, extract_program
+from app.reasoning.extract import assigned_names, complete_program, extract_program
 from app.reasoning.solution import Draft, ModelCall, Solution, SolveStatus
 from app.reasoning.solve_log import log_solution
 from models.types import Generation, GenerationRequest, LanguageModel, ModelError
@@ -154,7 +154,7 @@ class SolveSession:
                 program,
                 time_s=self.time_s,
                 memory_mb=self.memory_mb,
-                capture=tuple(capture),
+                capture=tuple(dict.fromkeys([*capture, *assigned_names(program)])),
                 cancel_event=self.cancel.event,
             )
         except SandboxError as exc:

@@ -70,7 +70,7 @@ class Solution:
     finish_reply: str | None
     duration_s: float
     isolation: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    variables: dict[str, CapturedValue] = field(default_factory=dict)  # every quantity the program bound
 
     @property
     def answered(self) -> bool:
@@ -111,6 +111,7 @@ class Solution:
             "finish_reply": self.finish_reply,
             "duration_s": round(self.duration_s, 3),
             "isolation": self.isolation,
+            "variables": {name: value.to_json() for name, value in self.variables.items()},
         }
 
 
@@ -128,6 +129,7 @@ class Draft:
     repair_used: bool = False
     finish_reply: str | None = None
     isolation: str | None = None
+    variables: dict[str, CapturedValue] = field(default_factory=dict)
 
     def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
         return Solution(
@@ -146,4 +148,5 @@ class Draft:
             finish_reply=self.finish_reply,
             duration_s=duration_s,
             isolation=self.isolation,
+            variables=dict(self.variables),
         )

@@ -35,7 +35,9 @@ def embedded_model(progress: Callable[[int, int], None]) -> LanguageModel:
     return model_for(Settings())(progress)
 
 
-def run(*, screenshot: Path | None = None, question: str | None = None, solve: bool = False) -> int:
+def run(
+    *, screenshot: Path | None = None, question: str | None = None, solve: bool = False, step_through: bool = False
+) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
@@ -45,7 +47,7 @@ def run(*, screenshot: Path | None = None, question: str | None = None, solve: b
     window.show()
     if screenshot is not None:
         window.reset_layout()  # the same picture whatever the user's saved layout
-        _capture_when_done(window, screenshot, solve=solve and bool(question))
+        _capture_when_done(window, screenshot, solve=solve and bool(question), step_through=step_through)
     status = int(app.exec())
     close = getattr(window.controller.model, "close", None)
     if callable(close):
@@ -58,7 +60,7 @@ def run(*, screenshot: Path | None = None, question: str | None = None, solve: b
     os._exit(status)
 
 
-def _capture_when_done(window: MainWindow, path: Path, *, solve: bool) -> None:
+def _capture_when_done(window: MainWindow, path: Path, *, solve: bool, step_through: bool) -> None:
     def capture() -> None:
         window.grab().save(str(path))
         window.close()
@@ -66,9 +68,18 @@ def _capture_when_done(window: MainWindow, path: Path, *, solve: bool) -> None:
     def later() -> None:
         QTimer.singleShot(300, capture)
 
+    def show_a_middle_step(result: object) -> None:
+        if getattr(result, "trace", None):
+            window.stepper.slider.setValue(window.stepper.slider.maximum() // 2)
+            later()
+
     if solve:
         window.controller.model_ready.connect(lambda _name: window.solve())
-        window.controller.solved.connect(lambda _solution: later())
+        if step_through:  # then record a trace and show a step half way through
+            window.controller.solved.connect(lambda _solution: window.trace_program())
+            window.controller.ran.connect(show_a_middle_step)
+        else:
+            window.controller.solved.connect(lambda _solution: later())
     else:
         window.controller.model_ready.connect(lambda _name: later())
     window.controller.model_failed.connect(lambda _message: later())

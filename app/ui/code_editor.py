@@ -57,7 +57,8 @@ class _LineNumbers(QWidget):
 
 
 class CodeEditor(QPlainTextEdit):
-    """Plain-text Python editor; `mark_error_line(n)` highlights line n (1-based), 0 clears."""
+    """Plain-text Python editor; `mark_error_line(n)` and `mark_step_line(n)` highlight line n
+    (1-based) in red and blue; 0 clears."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +71,7 @@ class CodeEditor(QPlainTextEdit):
         self.updateRequest.connect(self._on_update_request)
         self._on_block_count_changed()
         self.error_line = 0
+        self.step_line = 0
 
     def line_number_width(self) -> int:
         digits = len(str(max(1, self.blockCount())))
@@ -77,11 +79,27 @@ class CodeEditor(QPlainTextEdit):
 
     def mark_error_line(self, line: int) -> None:
         self.error_line = line
-        selections = []
+        self._update_marks()
+
+    def mark_step_line(self, line: int) -> None:
+        """The line the stepper is at (1-based; 0 clears)."""
+        self.step_line = line
+        self._update_marks()
         block = self.document().findBlockByNumber(line - 1) if line > 0 else None
         if block is not None and block.isValid():
+            cursor = self.textCursor()
+            cursor.setPosition(block.position())
+            self.setTextCursor(cursor)
+            self.ensureCursorVisible()
+
+    def _update_marks(self) -> None:
+        selections = []
+        for line, colour in ((self.error_line, "#ffd7d7"), (self.step_line, "#d7e8ff")):
+            block = self.document().findBlockByNumber(line - 1) if line > 0 else None
+            if block is None or not block.isValid():
+                continue
             selection = QTextEdit.ExtraSelection()
-            selection.format.setBackground(QColor("#ffd7d7"))
+            selection.format.setBackground(QColor(colour))
             selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             selection.cursor = self.textCursor()
             selection.cursor.setPosition(block.position())

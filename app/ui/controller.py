@@ -23,6 +23,7 @@ from app.reasoning import (
     solve_pal,
     solve_pot,
 )
+from app.reasoning.extract import assigned_names
 from app.reasoning.pal import propose_repair
 from app.store.history import History
 from app.store.settings import Settings
@@ -117,11 +118,14 @@ class SolveController(QObject):
 
         self._background.submit("solve", job)
 
-    def run_program(self, code: str, *, settings: Settings) -> None:
+    def run_program(self, code: str, *, settings: Settings, trace: bool = False) -> None:
         self._cancel = None
+        capture = tuple(dict.fromkeys(["ans", *assigned_names(code)]))
 
         def job(_report: Report) -> RunResult:
-            return self.sandbox.run(code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=("ans",))
+            return self.sandbox.run(
+                code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=capture, trace=trace
+            )
 
         self.phase.emit("Running the program in the sandbox…")
         self._background.submit("run", job)

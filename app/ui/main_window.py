@@ -9,12 +9,14 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -22,10 +24,14 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import Solution
 from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
@@ -33,9 +39,11 @@ from app.store.settings import Settings
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.history_panel import HistoryPanel
+from app.ui.math_view import render_latex
 from app.ui.settings_dialog import SettingsDialog
+from app.ui.stepper import Stepper
 from models.paths import data_dir
-from sandbox import RunResult, Sandbox, Status
+from sandbox import CapturedValue, RunResult, Sandbox, Status
 from sandbox.display import display_text
 
 METHODS = (("PAL — the program prints the answer", "pal"), ("Program of Thoughts — the answer is ans", "pot"),
@@ -79,6 +87,8 @@ class MainWindow(QMainWindow):
         history = History(history_path or data_dir() / "history.sqlite")
         self.controller = SolveController(sandbox or Sandbox(), history, self)
         self._last_result: RunResult | None = None
+        self._solution: Solution | None = None
+        self._trace: list[dict[str, Any]] | None = None
         self._isolation = "unknown"
         self._before_repair: str | None = None
         self._pending_phase = ""
@@ -91,6 +101,23 @@ class MainWindow(QMainWindow):
     # -- building ---------------------------------------------------------------------------
 
     def _build(self) -> None:
+        question_pane = self._build_question_pane()
+        program_pane = self._build_program_pane()
+        output_pane = self._build_output_pane()
+        self.history_panel = HistoryPanel(self.controller.history)
+        self.splitter = QSplitter()
+        for pane in (self.history_panel, question_pane, program_pane, output_pane):
+            self.splitter.addWidget(pane)
+        self.reset_layout()
+        self.setCentralWidget(self.splitter)
+        self.model_label = QLabel("model: loading…")
+        self.speed_label = QLabel("")
+        self.isolation_label = QLabel("")
+        for label in (self.model_label, self.speed_label, self.isolation_label):
+            self.statusBar().addPermanentWidget(label)
+        self._hide_diff()
+
+    def _build_question_pane(self) -> QWidget:
         self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
         self.table = QPlainTextEdit(placeholderText="Optional table: paste CSV or tab-separated rows")
         self.table.setMaximumHeight(90)
@@ -105,24 +132,27 @@ class MainWindow(QMainWindow):
         self.solve_button = QPushButton("Solve  (Ctrl+Enter)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         self.cancel_button.setEnabled(False)
-        question_pane = _column(
+        return _column(
             QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
             _row(self.solve_button, self.cancel_button), self.settings_button,
         )  # fmt: skip
 
+    def _build_program_pane(self) -> QWidget:
         self.editor = CodeEditor()
         self.run_button = QPushButton("Run  (Ctrl+R)")
+        self.trace_button = QPushButton("Step through  (Ctrl+T)")
         self.repair_button = QPushButton("Repair")
         self.repair_button.setEnabled(False)
         self.diff = QPlainTextEdit(readOnly=True)
         self.diff.setFont(monospace())
         self.accept_button = QPushButton("Accept repair")
         self.revert_button = QPushButton("Revert")
-        program_pane = _column(
-            QLabel("<b>Program</b>"), self.editor, _row(self.run_button, self.repair_button),
+        return _column(
+            QLabel("<b>Program</b>"), self.editor, _row(self.run_button, self.trace_button, self.repair_button),
             self.diff, _row(self.accept_button, self.revert_button),
         )  # fmt: skip
 
+    def _build_output_pane(self) -> QWidget:
         self.status_label = QLabel("Starting…")
         self.answer = QLabel("")
         self.answer.setTextFormat(Qt.TextFormat.PlainText)
@@ -131,24 +161,24 @@ class MainWindow(QMainWindow):
         font.setPointSize(font.pointSize() * 2)
         font.setBold(True)
         self.answer.setFont(font)
+        self.math = QLabel("")
         self.output = QPlainTextEdit(readOnly=True)
         self.output.setFont(monospace())
-        output_pane = _column(
-            QLabel("<b>Answer</b>"), self.answer, self.status_label, QLabel("<b>Output</b>"), self.output
-        )
-
-        self.history_panel = HistoryPanel(self.controller.history)
-        self.splitter = QSplitter()
-        for pane in (self.history_panel, question_pane, program_pane, output_pane):
-            self.splitter.addWidget(pane)
-        self.reset_layout()
-        self.setCentralWidget(self.splitter)
-        self.model_label = QLabel("model: loading…")
-        self.speed_label = QLabel("")
-        self.isolation_label = QLabel("")
-        for label in (self.model_label, self.speed_label, self.isolation_label):
-            self.statusBar().addPermanentWidget(label)
-        self._hide_diff()
+        self.stepper = Stepper()
+        self.variables = QTableWidget(0, 3)
+        self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
+        self.variables.horizontalHeader().setStretchLastSection(True)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.output, "Output")
+        self.tabs.addTab(self.stepper, "Step through")
+        self.tabs.addTab(self.variables, "Variables")
+        self.copy_answer_button = QPushButton("Copy answer")
+        self.copy_program_button = QPushButton("Copy program")
+        self.export_button = QPushButton("Export…")
+        return _column(
+            QLabel("<b>Answer</b>"), self.answer, self.math, self.status_label, self.tabs,
+            _row(self.copy_answer_button, self.copy_program_button, self.export_button),
+        )  # fmt: skip
 
     def _connect(self) -> None:
         c = self.controller
@@ -171,16 +201,23 @@ class MainWindow(QMainWindow):
         self.run_button.clicked.connect(self.run_program)
         self.settings_button.clicked.connect(self.open_settings)
         self.repair_button.clicked.connect(self.repair)
+        self.trace_button.clicked.connect(self.trace_program)
+        self.stepper.line_changed.connect(self.editor.mark_step_line)
+        self.copy_answer_button.clicked.connect(self._on_copy_answer_clicked)
+        self.copy_program_button.clicked.connect(self._on_copy_program_clicked)
+        self.export_button.clicked.connect(self._on_export_clicked)
         self.accept_button.clicked.connect(self._on_accept_clicked)
         self.revert_button.clicked.connect(self._on_revert_clicked)
         self.examples.activated.connect(self._on_example_activated)
-        for keys, slot in (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
-                           ("Escape", self.controller.cancel), ("Ctrl+,", self.open_settings)):  # fmt: skip
+        shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
+                     ("Ctrl+T", self.trace_program), ("Escape", self.controller.cancel),
+                     ("Ctrl+,", self.open_settings))  # fmt: skip
+        for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
 
     def reset_layout(self) -> None:
-        self.resize(1400, 760)
-        self.splitter.setSizes([240, 360, 480, 320])
+        self.resize(1500, 760)
+        self.splitter.setSizes([200, 330, 450, 520])
 
     def _splitter_key(self) -> str:
         return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
@@ -215,12 +252,29 @@ class MainWindow(QMainWindow):
         method = str(self.method.currentData())
         self.controller.solve(question, method, repair=self.auto_repair.isChecked(), settings=self.settings)
 
-    def run_program(self) -> None:
+    def run_program(self, *, trace: bool = False) -> None:
         code = self.editor.toPlainText()
         if self.controller.is_busy or not code.strip() or not self._may_run_programs():
             return
         self.editor.mark_error_line(0)
-        self.controller.run_program(code, settings=self.settings)
+        self.controller.run_program(code, settings=self.settings, trace=trace)
+
+    def trace_program(self) -> None:
+        """Run the program recording every step, then show the stepper."""
+        self.run_program(trace=True)
+
+    def export_to(self, path: Path) -> None:
+        """Write the current solve as Markdown, Python or a notebook, chosen by the file's suffix."""
+        solution = self._solution
+        if solution is None:
+            raise ValueError("nothing to export yet")
+        if path.suffix == ".ipynb":
+            text = notebook_text(solution)
+        elif path.suffix == ".py":
+            text = to_python(solution)
+        else:
+            text = to_markdown(solution, self._trace)
+        path.write_text(text, encoding="utf-8")
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
@@ -277,6 +331,11 @@ class MainWindow(QMainWindow):
         self.editor.setPlainText(program)
 
     def _on_solved(self, solution: Solution) -> None:
+        self._solution = solution
+        self._trace = None
+        self.stepper.load([], "")
+        self._show_math(solution.ans.latex if solution.ans else None)
+        self._show_variables(solution.variables)
         if solution.program is not None:
             self.editor.setPlainText(solution.program)
         self.editor.mark_error_line(solution.error_line or 0)
@@ -299,6 +358,11 @@ class MainWindow(QMainWindow):
         self.editor.mark_error_line(result.error_line or 0)
         self.isolation_label.setText(f"sandbox: {result.isolation.value}")
         ans = result.values.get("ans")
+        self._show_variables(result.values)
+        if result.trace is not None:
+            self._trace = result.trace
+            self.stepper.load(result.trace, result.stdout)
+            self.tabs.setCurrentWidget(self.stepper)
         if result.status is Status.OK and not self.controller.is_busy:
             self.answer.setText(display_text(ans.repr if ans else result.stdout.strip()) or "—")
         self.repair_button.setEnabled(result.status is not Status.OK)
@@ -316,6 +380,36 @@ class MainWindow(QMainWindow):
         for widget in (self.diff, self.accept_button, self.revert_button):
             widget.setVisible(True)
         self._show_status("Repair proposed: accept to run it, or revert.")
+
+    def _show_math(self, latex: str | None) -> None:
+        pixmap = render_latex(latex) if latex else None
+        self.math.setVisible(pixmap is not None)
+        if pixmap is not None:
+            self.math.setPixmap(pixmap)
+
+    def _show_variables(self, values: dict[str, CapturedValue]) -> None:
+        self.variables.setRowCount(len(values))
+        for row, (name, value) in enumerate(values.items()):
+            for column, text in enumerate((name, display_text(value.repr), value.type)):
+                self.variables.setItem(row, column, QTableWidgetItem(text))
+
+    def _on_copy_answer_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.answer.text())
+
+    def _on_copy_program_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.editor.toPlainText())
+
+    def _on_export_clicked(self) -> None:
+        if self._solution is None:
+            self._show_status("Solve a question first; then it can be exported.")
+            return
+        name, _filter = QFileDialog.getSaveFileName(
+            self, "Export the worked solution", str(Path.home() / "solution.md"),
+            "Markdown (*.md);;Python (*.py);;Jupyter notebook (*.ipynb)",
+        )  # fmt: skip
+        if name:
+            self.export_to(Path(name))
+            self._show_status(f"Exported to {name}")
 
     def _on_accept_clicked(self) -> None:
         self._hide_diff()

@@ -1,0 +1,116 @@
+"""Step through a recorded trace: slider, first/back/forward/last, the variables of each step
+(changed ones highlighted) and the output printed so far.
+
+Signals: line_changed(int) — the program line of the current step (0 when there is none).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sandbox.display import display_text
+
+_CHANGED = QBrush(QColor("#fff2a8"))
+
+
+class Stepper(QWidget):
+    line_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._steps: list[dict[str, Any]] = []
+        self._output = ""
+        self._changed: list[str] = []
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.first_button, self.back_button = QPushButton("|◀"), QPushButton("◀")
+        self.forward_button, self.last_button = QPushButton("▶"), QPushButton("▶|")
+        self.position = QLabel("no trace")
+        self.variables = QTableWidget(0, 2)
+        self.variables.setHorizontalHeaderLabels(["variable", "value"])
+        self.variables.horizontalHeader().setStretchLastSection(True)
+        self.output = QPlainTextEdit(readOnly=True)
+        self.output.setMaximumHeight(80)
+        buttons = QHBoxLayout()
+        for button in (self.first_button, self.back_button, self.forward_button, self.last_button):
+            buttons.addWidget(button)
+        buttons.addWidget(self.position, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.slider)
+        layout.addLayout(buttons)
+        layout.addWidget(self.variables)
+        layout.addWidget(QLabel("Printed so far:"))
+        layout.addWidget(self.output)
+        self.slider.valueChanged.connect(self._on_slider_value_changed)
+        self.first_button.clicked.connect(lambda: self.slider.setValue(0))
+        self.back_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
+        self.forward_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
+        self.last_button.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
+        for keys, button in (("Alt+Left", self.back_button), ("Alt+Right", self.forward_button),
+                             ("Alt+Home", self.first_button), ("Alt+End", self.last_button)):  # fmt: skip
+            QShortcut(QKeySequence(keys), self, button.click)
+        self.load([], "")
+
+    @property
+    def step_index(self) -> int:
+        return self.slider.value()
+
+    def load(self, steps: list[dict[str, Any]], output: str) -> None:
+        """Show a new trace (from `RunResult.trace`) and the run's full output."""
+        self._steps, self._output = [s for s in steps if isinstance(s, dict)], output
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, max(len(self._steps) - 1, 0))
+        self.slider.setValue(0)
+        self.slider.blockSignals(False)
+        enabled = bool(self._steps)
+        for widget in (self.slider, self.first_button, self.back_button, self.forward_button, self.last_button):
+            widget.setEnabled(enabled)
+        self._show(0)
+
+    def _on_slider_value_changed(self, index: int) -> None:
+        self._show(index)
+
+    def _show(self, index: int) -> None:
+        if not self._steps:
+            self.position.setText("no trace: use Trace to record one")
+            self.variables.setRowCount(0)
+            self._changed = []
+            self.output.clear()
+            self.line_changed.emit(0)
+            return
+        step = self._steps[index]
+        before = self._steps[index - 1].get("vars", {}) if index else {}
+        variables = step.get("vars", {})
+        self._changed = [name for name, value in variables.items() if before.get(name) != value]
+        self.variables.setRowCount(len(variables))
+        for row, (name, value) in enumerate(variables.items()):
+            cells = (QTableWidgetItem(str(name)), QTableWidgetItem(display_text(str(value))))
+            for column, cell in enumerate(cells):
+                if name in self._changed:
+                    cell.setBackground(_CHANGED)
+                self.variables.setItem(row, column, cell)
+        where = "" if step.get("function") in (None, "<module>") else f" in {step['function']}()"
+        more = " — the trace stops here (step limit)" if step.get("truncated") else ""
+        event = {"line": "about to run", "call": "entering", "return": "leaving", "exception": "error at"}.get(
+            str(step.get("event")), "at")  # fmt: skip
+        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {step.get('line')}{where}{more}")
+        self.output.setPlainText(display_text(self._output[: int(step.get("output", 0))]))
+        self.line_changed.emit(int(step.get("line", 0)))
+
+    def changed_names(self) -> list[str]:
+        """Names whose value changed at the current step (highlighted in the table)."""
+        return list(self._changed)
