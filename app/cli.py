@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Answer questions that need calculation: a local model writes a Python program, "
         "a sandbox runs it. Without a command, the desktop window opens.",
     )
+    parser.add_argument("--version", action="version", version=f"PAL Studio {_version()}")
+    parser.add_argument(
+        "--install-desktop-entry", action="store_true", help="add PAL Studio to this user's desktop menu and exit"
+    )
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="render the window offscreen to a PNG and exit")
     parser.add_argument("--question", help="with --screenshot: the question to show")
     parser.add_argument("--solve", action="store_true", help="with --screenshot and --question: solve it first")
@@ -108,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.install_desktop_entry:
+        from app.desktop_entry import install
+
+        for path in install():
+            print(f"installed {path}")
+        return 0
     if args.command != "ask":
         if args.screenshot is not None:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -138,6 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     progress.done()
     _report(solution, args.json)
     return 0 if solution.answered else 1
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pal-studio")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _load_model(args: argparse.Namespace, progress: Progress) -> LocalModel:
