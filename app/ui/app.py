@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.store.settings import Settings
 from app.store.settings import load as load_settings
+from app.ui import crash
 from app.ui.controller import ModelFactory
 from app.ui.main_window import MainWindow
 from models.embedded import ensure_embedded
@@ -42,6 +43,7 @@ def run(
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
     window = MainWindow(model_for(load_settings()), factory_for=model_for)
+    crash.install(window, window.current_work)
     if question:
         window.question.setPlainText(question)
     window.show()

@@ -36,6 +36,7 @@ from app.reasoning import Solution
 from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
 from app.store.settings import Settings
+from app.ui import crash
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.history_panel import HistoryPanel
@@ -90,12 +91,14 @@ class MainWindow(QMainWindow):
         self._solution: Solution | None = None
         self._trace: list[dict[str, Any]] | None = None
         self._isolation = "unknown"
+        self._ready_text = "Ready."
         self._before_repair: str | None = None
         self._pending_phase = ""
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
         self._build()
         self._connect()
         self._restore()
+        self._recover()
         self.controller.load_model(model_factory)
 
     # -- building ---------------------------------------------------------------------------
@@ -222,6 +225,18 @@ class MainWindow(QMainWindow):
     def _splitter_key(self) -> str:
         return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
 
+    def current_work(self) -> dict[str, str]:
+        """What a crash must not lose."""
+        return {"question": self.question.toPlainText(), "program": self.editor.toPlainText()}
+
+    def _recover(self) -> None:
+        work = crash.take_recovered_work()
+        if work:
+            self.question.setPlainText(work.get("question", ""))
+            self.editor.setPlainText(work.get("program", ""))
+            self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
+            self._show_status(self._ready_text)
+
     def _restore(self) -> None:
         geometry, splitter = self._settings.value("window/geometry"), self._settings.value(self._splitter_key())
         if geometry is not None:
@@ -300,7 +315,7 @@ class MainWindow(QMainWindow):
 
     def _on_model_ready(self, name: str) -> None:
         self.model_label.setText(f"model: {name}")
-        self._show_status("Ready.")
+        self._show_status(self._ready_text)
 
     def _on_model_failed(self, message: str) -> None:
         self.model_label.setText("model: not loaded")
