@@ -52,10 +52,12 @@ def install(home: Path | None = None) -> list[Path]:
 def _render_pngs(svg: Path, hicolor: Path) -> list[Path]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QGuiApplication, QImage, QPainter
+    from PySide6.QtGui import QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
+    from PySide6.QtWidgets import QApplication
 
-    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    # A full QApplication (not QGuiApplication): widgets created later in the process need one.
+    _app = QApplication.instance() or QApplication(sys.argv[:1])
     renderer = QSvgRenderer(str(svg))
     written = []
     for size in ICON_SIZES:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import nbformat
-
 from app.reasoning import Solution
 
 _FENCE = "```"
@@ -41,7 +39,10 @@ def to_python(solution: Solution) -> str:
     return f'"""{question}{answer}\n"""\n\n{(solution.program or "").rstrip()}\n'
 
 
-def to_notebook(solution: Solution) -> nbformat.NotebookNode:
+def to_notebook(solution: Solution) -> Any:
+    """An nbformat 4 notebook node (validated)."""
+    import nbformat  # loaded on first export: it takes a tenth of a second
+
     cells = [nbformat.v4.new_markdown_cell(f"## Question\n\n{solution.question.strip()}")]
     if solution.program:
         cells.append(nbformat.v4.new_code_cell(solution.program.rstrip()))
@@ -53,6 +54,8 @@ def to_notebook(solution: Solution) -> nbformat.NotebookNode:
 
 
 def notebook_text(solution: Solution) -> str:
+    import nbformat
+
     return str(nbformat.writes(to_notebook(solution)))
 
 

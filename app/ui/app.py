@@ -15,8 +15,8 @@ from app.store.settings import load as load_settings
 from app.ui import crash
 from app.ui.controller import ModelFactory
 from app.ui.main_window import MainWindow
+from app.ui.welcome import is_first_run
 from models.embedded import ensure_embedded
-from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel
 
 
@@ -24,6 +24,8 @@ def model_for(settings: Settings) -> ModelFactory:
     """A factory that loads the model the settings name (the embedded one is assembled first if needed)."""
 
     def load(progress: Callable[[int, int], None]) -> LanguageModel:
+        from models.local import LocalModel, ModelSettings  # on the background thread: numpy, gguf
+
         path = Path(settings.model_path) if settings.model_path else ensure_embedded(progress=progress)
         n_ctx, threads, layers = settings.n_ctx, settings.n_threads, settings.n_gpu_layers
         return LocalModel(ModelSettings(path, n_ctx=n_ctx, n_threads=threads, n_gpu_layers=layers))
@@ -42,7 +44,7 @@ def run(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
-    window = MainWindow(model_for(load_settings()), factory_for=model_for)
+    window = MainWindow(model_for(load_settings()), factory_for=model_for, show_welcome=is_first_run())
     crash.install(window, window.current_work)
     if question:
         window.question.setPlainText(question)

@@ -65,6 +65,7 @@ class SolveController(QObject):
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
+    load_progress = Signal(int, int)  # bytes done, bytes total while the model is prepared
 
     def __init__(self, sandbox: Sandbox, history: History, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -163,6 +164,7 @@ class SolveController(QObject):
         if isinstance(payload, SandboxReady):
             self.isolation.emit(payload.isolation, payload.problem)
         elif isinstance(payload, LoadProgress) and payload.total:
+            self.load_progress.emit(payload.done, payload.total)
             self.phase.emit(f"Preparing the model… {100 * payload.done // payload.total}%")
         elif isinstance(payload, TokenStreamed):
             self.token.emit(payload.text)

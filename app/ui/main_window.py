@@ -43,6 +43,7 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.math_view import render_latex
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.stepper import Stepper
+from app.ui.welcome import WelcomeDialog
 from models.paths import data_dir
 from sandbox import CapturedValue, RunResult, Sandbox, Status
 from sandbox.display import display_text
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         history_path: Path | None = None,
         user_settings_path: Path | None = None,
         factory_for: Callable[[Settings], ModelFactory] | None = None,
+        show_welcome: bool = False,
     ) -> None:
         super().__init__()
         self._user_settings_path = user_settings_path
@@ -99,6 +101,9 @@ class MainWindow(QMainWindow):
         self._connect()
         self._restore()
         self._recover()
+        self.welcome: WelcomeDialog | None = None
+        if show_welcome:
+            self._open_welcome()
         self.controller.load_model(model_factory)
 
     # -- building ---------------------------------------------------------------------------
@@ -224,6 +229,28 @@ class MainWindow(QMainWindow):
 
     def _splitter_key(self) -> str:
         return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
+
+    def _open_welcome(self) -> None:
+        """The first-run guide, beside the window (never modal)."""
+        welcome = self.welcome = WelcomeDialog(self)
+        c = self.controller
+        c.load_progress.connect(welcome.on_load_progress)
+        c.model_ready.connect(welcome.on_model_ready)
+        c.model_failed.connect(welcome.on_model_failed)
+        c.isolation.connect(welcome.on_isolation)
+        welcome.sample_requested.connect(self._on_sample_requested)
+        welcome.show()
+
+    def _on_sample_requested(self, question: str) -> None:
+        self.question.setPlainText(question)
+        if self.controller.model is not None:
+            self.solve()
+        else:  # solve as soon as the model is there
+            self.controller.model_ready.connect(self._solve_once_ready)
+
+    def _solve_once_ready(self, _name: str) -> None:
+        self.controller.model_ready.disconnect(self._solve_once_ready)
+        self.solve()
 
     def current_work(self) -> dict[str, str]:
         """What a crash must not lose."""

@@ -34,9 +34,10 @@ from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models import catalog
 from models.discovery import discover
-from models.download import download
-from models.gguf_info import inspect
 from models.types import ModelError
+
+# models.gguf_info (numpy, gguf) and models.download (huggingface_hub) are imported where used:
+# loading them at start-up would slow the window's first appearance by a third of a second.
 
 _EMBEDDED = ""  # the list item's data for the embedded default model
 
@@ -132,6 +133,8 @@ class SettingsDialog(QDialog):
 
     def add_model_file(self, path: Path) -> bool:
         """Inspect a GGUF file and select it; False (and the reason shown) if it is unusable."""
+        from models.gguf_info import inspect
+
         try:
             info = inspect(path)
         except ModelError as exc:
@@ -170,6 +173,8 @@ class SettingsDialog(QDialog):
             entry = catalog.load().default
             self.model_info.setText(f"{entry.title}, {entry.license}: {entry.good_for}.")
             return
+        from models.gguf_info import inspect
+
         try:
             self.model_info.setText(inspect(path).description)
         except ModelError as exc:
@@ -183,6 +188,8 @@ class SettingsDialog(QDialog):
         self.model_info.setText(f"Downloading {entry.file_name}…")
 
         def job(report: Report) -> Path:
+            from models.download import download
+
             return download(
                 entry.repo,
                 entry.file_name,

@@ -1,0 +1,87 @@
+"""The first-run welcome: prepares the embedded model with progress and ETA, says in plain words
+how well programs are isolated on this computer, and offers a sample question.
+
+Shown beside the main window, never blocking it. Signals: sample_requested(str).
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDialog, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from models.paths import data_dir
+
+SAMPLE = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+_ISOLATION_WORDS = {
+    "strong": "Strong: programs the model writes cannot read or change your files, use the network, "
+    "or start other programs.",
+    "partial": "Partial: some of the protections this computer could offer are missing; programs run "
+    "with limits but less shielded.",
+    "none": "None: this computer offers no isolation. PAL Studio will ask before running a program.",
+    "unavailable": "Unavailable: programs cannot be run on this system.",
+}
+
+
+def is_first_run() -> bool:
+    return not (data_dir() / "first-run-done").exists()
+
+
+class WelcomeDialog(QDialog):
+    sample_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Welcome to PAL Studio")
+        self.setModal(False)
+        self._started = time.monotonic()
+        self.model_status = QLabel("Preparing the built-in model…")
+        self.progress = QProgressBar()
+        self.isolation = QLabel("Checking how programs are isolated…")
+        self.isolation.setWordWrap(True)
+        self.sample_button = QPushButton("Try a sample question")
+        self.start_button = QPushButton("Start")
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            "PAL Studio answers questions that need calculation: a language model on this computer writes a "
+            "short Python program, a sandbox runs it, and you see the program, its output and the answer. "
+            "Nothing leaves your computer."
+        )
+        intro.setWordWrap(True)
+        for widget in (intro, self.model_status, self.progress, self.isolation, self.sample_button, self.start_button):
+            layout.addWidget(widget)
+        self.sample_button.clicked.connect(self._on_sample_clicked)
+        self.start_button.clicked.connect(self.accept)
+
+    def on_load_progress(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        self.progress.setMaximum(1000)
+        self.progress.setValue(1000 * done // total)
+        elapsed = time.monotonic() - self._started
+        remaining = elapsed * (total - done) / done if done else 0.0
+        eta = f", about {remaining:.0f} s left" if done < total and elapsed > 1 else ""
+        self.model_status.setText(f"Preparing the built-in model: {100 * done // total}%{eta}")
+
+    def on_model_ready(self, name: str) -> None:
+        self.progress.setMaximum(1)
+        self.progress.setValue(1)
+        self.model_status.setText(f"Model ready: {name}")
+
+    def on_model_failed(self, message: str) -> None:
+        self.model_status.setText(f"The model could not be prepared: {message}")
+
+    def on_isolation(self, level: str, problem: object) -> None:
+        words = _ISOLATION_WORDS.get(level, level)
+        self.isolation.setText(f"Isolation of programs — {words}" + (f" ({problem})" if problem else ""))
+
+    def done(self, result: int) -> None:
+        path = data_dir() / "first-run-done"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("1")
+        super().done(result)
+
+    def _on_sample_clicked(self) -> None:
+        self.sample_requested.emit(SAMPLE)
+        self.accept()
