@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.install_desktop_entry:
-        from app.desktop_entry import install
+        from app.ui.desktop_entry import install
 
         for path in install():
             print(f"installed {path}")

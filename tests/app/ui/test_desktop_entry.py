@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.desktop_entry import ICON_SIZES, METAINFO, PACKAGING, install
+from app.ui.desktop_entry import ICON_SIZES, METAINFO, PACKAGING, install
 
 
 def _tool(name: str, package: str) -> str:

@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-PACKAGING = Path(__file__).resolve().parents[1] / "packaging"
+PACKAGING = Path(__file__).resolve().parents[2] / "packaging"
 ICON_SIZES = (16, 32, 48, 64, 128, 256)
 METAINFO = "io.github.pal_studio.PALStudio.metainfo.xml"
 
