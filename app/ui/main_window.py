@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,9 +24,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -40,12 +37,11 @@ from app.ui import crash
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.history_panel import HistoryPanel
-from app.ui.math_view import render_latex
+from app.ui.output_pane import OutputPane
 from app.ui.settings_dialog import SettingsDialog
-from app.ui.stepper import Stepper
 from app.ui.welcome import WelcomeDialog
 from models.paths import data_dir
-from sandbox import CapturedValue, RunResult, Sandbox, Status
+from sandbox import RunResult, Sandbox, Status
 from sandbox.display import display_text
 
 METHODS = (("PAL — the program prints the answer", "pal"), ("Program of Thoughts — the answer is ans", "pot"),
@@ -161,32 +157,13 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
 
     def _build_output_pane(self) -> QWidget:
-        self.status_label = QLabel("Starting…")
-        self.answer = QLabel("")
-        self.answer.setTextFormat(Qt.TextFormat.PlainText)
-        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        font = QFont(self.answer.font())
-        font.setPointSize(font.pointSize() * 2)
-        font.setBold(True)
-        self.answer.setFont(font)
-        self.math = QLabel("")
-        self.output = QPlainTextEdit(readOnly=True)
-        self.output.setFont(monospace())
-        self.stepper = Stepper()
-        self.variables = QTableWidget(0, 3)
-        self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
-        self.variables.horizontalHeader().setStretchLastSection(True)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.output, "Output")
-        self.tabs.addTab(self.stepper, "Step through")
-        self.tabs.addTab(self.variables, "Variables")
-        self.copy_answer_button = QPushButton("Copy answer")
-        self.copy_program_button = QPushButton("Copy program")
-        self.export_button = QPushButton("Export…")
-        return _column(
-            QLabel("<b>Answer</b>"), self.answer, self.math, self.status_label, self.tabs,
-            _row(self.copy_answer_button, self.copy_program_button, self.export_button),
-        )  # fmt: skip
+        pane = self.output_pane = OutputPane()
+        # The pane's widgets under the names the rest of the window (and its tests) use.
+        self.answer, self.math, self.status_label = pane.answer, pane.math, pane.status_label
+        self.output, self.stepper, self.variables, self.tabs = pane.output, pane.stepper, pane.variables, pane.tabs
+        self.copy_answer_button, self.copy_program_button = pane.copy_answer_button, pane.copy_program_button
+        self.export_button = pane.export_button
+        return pane
 
     def _connect(self) -> None:
         c = self.controller
@@ -288,8 +265,7 @@ class MainWindow(QMainWindow):
             return
         self.editor.clear()
         self.editor.mark_error_line(0)
-        self.output.clear()
-        self.answer.clear()
+        self.output_pane.clear()
         self._hide_diff()
         method = str(self.method.currentData())
         self.controller.solve(question, method, repair=self.auto_repair.isChecked(), settings=self.settings)
@@ -376,12 +352,12 @@ class MainWindow(QMainWindow):
         self._solution = solution
         self._trace = None
         self.stepper.load([], "")
-        self._show_math(solution.ans.latex if solution.ans else None)
-        self._show_variables(solution.variables)
+        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
+        self.output_pane.show_variables(solution.variables)
         if solution.program is not None:
             self.editor.setPlainText(solution.program)
         self.editor.mark_error_line(solution.error_line or 0)
-        self.answer.setText(display_text(solution.answer) if solution.answer else "—")
+        self.output_pane.show_answer(solution.answer)
         detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
         self._show_status(f"{solution.message} ({solution.duration_s:.1f} s){detail}")
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
@@ -396,15 +372,14 @@ class MainWindow(QMainWindow):
         text = result.stdout + (f"\n{result.stderr}" if result.stderr else "")
         if result.error:
             text += ("\n" if text else "") + result.error
-        self.output.setPlainText(display_text(text))
+        self.output_pane.show_output(text)
         self.editor.mark_error_line(result.error_line or 0)
         self.isolation_label.setText(f"sandbox: {result.isolation.value}")
         ans = result.values.get("ans")
-        self._show_variables(result.values)
+        self.output_pane.show_variables(result.values)
         if result.trace is not None:
             self._trace = result.trace
-            self.stepper.load(result.trace, result.stdout)
-            self.tabs.setCurrentWidget(self.stepper)
+            self.output_pane.show_trace(result.trace, result.stdout)
         if result.status is Status.OK and not self.controller.is_busy:
             self.answer.setText(display_text(ans.repr if ans else result.stdout.strip()) or "—")
         self.repair_button.setEnabled(result.status is not Status.OK)
@@ -422,18 +397,6 @@ class MainWindow(QMainWindow):
         for widget in (self.diff, self.accept_button, self.revert_button):
             widget.setVisible(True)
         self._show_status("Repair proposed: accept to run it, or revert.")
-
-    def _show_math(self, latex: str | None) -> None:
-        pixmap = render_latex(latex) if latex else None
-        self.math.setVisible(pixmap is not None)
-        if pixmap is not None:
-            self.math.setPixmap(pixmap)
-
-    def _show_variables(self, values: dict[str, CapturedValue]) -> None:
-        self.variables.setRowCount(len(values))
-        for row, (name, value) in enumerate(values.items()):
-            for column, text in enumerate((name, display_text(value.repr), value.type)):
-                self.variables.setItem(row, column, QTableWidgetItem(text))
 
     def _on_copy_answer_clicked(self) -> None:
         QGuiApplication.clipboard().setText(self.answer.text())
@@ -473,8 +436,8 @@ class MainWindow(QMainWindow):
         self.table.clear()
         self.method.setCurrentIndex(max(self.method.findData(entry.method), 0))
         self.editor.setPlainText(entry.program or "")
-        self.output.setPlainText(display_text(entry.output + (f"\n{entry.error}" if entry.error else "")))
-        self.answer.setText(display_text(entry.answer) if entry.answer else "—")
+        self.output_pane.show_output(entry.output + (f"\n{entry.error}" if entry.error else ""))
+        self.output_pane.show_answer(entry.answer)
         self.editor.mark_error_line((entry.solution or {}).get("error_line") or 0)
         self._show_status(f"Reopened a past solve: {entry.status}")
 

@@ -1,0 +1,92 @@
+"""The right-hand pane: the answer (large, and typeset when it is math), the status line, and tabs
+for the program's output, stepping through a trace and the variables; copy and export buttons.
+
+A view only: the window tells it what to show and handles its buttons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.code_editor import monospace
+from app.ui.math_view import render_latex
+from app.ui.stepper import Stepper
+from sandbox import CapturedValue
+from sandbox.display import display_text
+
+
+class OutputPane(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.answer = QLabel("")
+        self.answer.setTextFormat(Qt.TextFormat.PlainText)
+        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = QFont(self.answer.font())
+        font.setPointSize(font.pointSize() * 2)
+        font.setBold(True)
+        self.answer.setFont(font)
+        self.math = QLabel("")
+        self.status_label = QLabel("Starting…")
+        self.output = QPlainTextEdit(readOnly=True)
+        self.output.setFont(monospace())
+        self.stepper = Stepper()
+        self.variables = QTableWidget(0, 3)
+        self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
+        self.variables.horizontalHeader().setStretchLastSection(True)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.output, "Output")
+        self.tabs.addTab(self.stepper, "Step through")
+        self.tabs.addTab(self.variables, "Variables")
+        self.copy_answer_button = QPushButton("Copy answer")
+        self.copy_program_button = QPushButton("Copy program")
+        self.export_button = QPushButton("Export…")
+        buttons = QHBoxLayout()
+        for button in (self.copy_answer_button, self.copy_program_button, self.export_button):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        for widget in (QLabel("<b>Answer</b>"), self.answer, self.math, self.status_label, self.tabs):
+            layout.addWidget(widget)
+        layout.addLayout(buttons)
+        self.show_math(None)
+
+    def clear(self) -> None:
+        self.output.clear()
+        self.answer.clear()
+        self.show_math(None)
+
+    def show_answer(self, text: str | None) -> None:
+        self.answer.setText(display_text(text) if text else "—")
+
+    def show_output(self, text: str) -> None:
+        self.output.setPlainText(display_text(text))
+
+    def show_math(self, latex: str | None) -> None:
+        pixmap = render_latex(latex) if latex else None
+        self.math.setVisible(pixmap is not None)
+        if pixmap is not None:
+            self.math.setPixmap(pixmap)
+
+    def show_variables(self, values: dict[str, CapturedValue]) -> None:
+        self.variables.setRowCount(len(values))
+        for row, (name, value) in enumerate(values.items()):
+            for column, text in enumerate((name, display_text(value.repr), value.type)):
+                self.variables.setItem(row, column, QTableWidgetItem(text))
+
+    def show_trace(self, trace: list[dict[str, Any]], output: str) -> None:
+        self.stepper.load(trace, output)
+        if trace:
+            self.tabs.setCurrentWidget(self.stepper)
