@@ -26,6 +26,8 @@ def ensure_embedded(model: catalog.EmbeddedModel | None = None, progress: Progre
     Raises `ModelError` if the chunk packages are missing or the result fails verification.
     """
     model = model or catalog.load().default
+    if is_ready(model):  # verified before: the chunk packages are not even needed (a frozen app lacks them)
+        return embedded_path(model)
     return assemble(
         model.chunk_paths(), embedded_path(model), size=model.size_bytes, sha256=model.sha256, progress=progress
     )

@@ -49,8 +49,11 @@ class LayerReport:
 
 def worker_command() -> list[str]:
     """The command that starts a worker: this interpreter, isolated from the user's settings."""
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    command = [sys.executable, "-I", "-X", "utf8", "-c", _BOOT, package_parent]
+    if getattr(sys, "frozen", False):  # a bundled app: the executable itself runs the worker
+        command = [sys.executable, "--sandbox-worker"]
+    else:
+        package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        command = [sys.executable, "-I", "-X", "utf8", "-c", _BOOT, package_parent]
     sandbox_exec = platforms.macos_sandbox_exec()
     if sandbox_exec:
         profile = platforms.macos_profile(tuple(sorted(set(sys.path) - {""})))

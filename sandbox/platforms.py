@@ -61,6 +61,9 @@ def level(layers: list[Layer]) -> Isolation:
 def read_paths() -> tuple[str, ...]:
     """Folders the child may read: the standard library and the packages already imported."""
     paths = {sysconfig.get_path(key) for key in ("stdlib", "platstdlib")}
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:  # a frozen app keeps its modules and libraries in its own folder
+        paths.add(str(bundle))
     for name, module in list(sys.modules.items()):
         location = getattr(module, "__file__", None)
         # A package's own folder, or the folder holding a single-file module. Relative names
