@@ -17,7 +17,8 @@ def _tool(name: str, package: str) -> str:
     """The validator, installed from Debian's packages when missing and we may (as in CI)."""
     found = shutil.which(name)
     if found is None and os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "-q", package], capture_output=True, check=False, timeout=600)
+        for command in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", package]):
+            subprocess.run(command, capture_output=True, check=False, timeout=600)
         found = shutil.which(name)
     if found is None:
         pytest.skip(f"{name} (Debian package {package}) is not available")
