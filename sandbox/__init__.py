@@ -4,14 +4,15 @@ Qt-free and independent of `app` and `models`. Entry points: `Sandbox` (API) and
 `python -m sandbox` (CLI).
 """
 
-from sandbox.host import IsolationUnavailable, LayerReport, Sandbox, SandboxError
+from sandbox.host import IsolationUnavailable, Sandbox, SandboxError
+from sandbox.platforms import Layer
 from sandbox.result import CapturedValue, Isolation, ProtocolError, RunResult, Status
 
 __all__ = [
     "CapturedValue",
     "Isolation",
     "IsolationUnavailable",
-    "LayerReport",
+    "Layer",
     "ProtocolError",
     "RunResult",
     "Sandbox",

@@ -19,10 +19,10 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import IO, Any
 
 from sandbox import platforms
+from sandbox.platforms import Layer
 from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
 
 MAX_CODE_CHARS = 1_000_000
@@ -38,13 +38,6 @@ class SandboxError(RuntimeError):
 
 class IsolationUnavailable(SandboxError):
     """No isolation layer works on this machine and the caller did not accept running without."""
-
-
-@dataclass(frozen=True)
-class LayerReport:
-    name: str
-    active: bool
-    detail: str
 
 
 def worker_command() -> list[str]:
@@ -80,7 +73,7 @@ class Sandbox:
         self._stderr: IO[bytes] | None = None
         self._buffer = b""
         self._isolation = Isolation.NONE
-        self._layers: list[LayerReport] = []
+        self._layers: list[Layer] = []
         self._run_lock = threading.Lock()  # one run at a time
         self._state = threading.Lock()  # guards the fields below and writes to the worker
         self._ids = itertools.count(1)
@@ -102,7 +95,7 @@ class Sandbox:
         return self._isolation
 
     @property
-    def layers(self) -> list[LayerReport]:
+    def layers(self) -> list[Layer]:
         self.start()
         return list(self._layers)
 
@@ -208,9 +201,7 @@ class Sandbox:
             raise SandboxError("the sandbox worker sent an unexpected greeting")
         try:
             self._isolation = Isolation(str(ready.get("isolation")))
-            self._layers = [
-                LayerReport(str(x["name"]), bool(x["active"]), str(x["detail"])) for x in ready.get("layers", [])
-            ]
+            self._layers = [Layer(str(x["name"]), bool(x["active"]), str(x["detail"])) for x in ready.get("layers", [])]
         except (ValueError, KeyError, TypeError) as exc:
             self._stop_worker()
             raise SandboxError("the sandbox worker described itself in an unexpected way") from exc

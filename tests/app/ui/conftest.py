@@ -6,10 +6,12 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.ui.controller import ModelFactory
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 from models.types import LanguageModel
@@ -20,6 +22,20 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 WindowMaker = Callable[..., MainWindow]  # (model, sandbox=None) -> an open window
 
 
+def private_window(
+    factory: ModelFactory, folder: Path, *, sandbox: Sandbox | None = None, **options: Any
+) -> MainWindow:
+    """A main window whose settings, history and layout live in `folder`, not the user's."""
+    return MainWindow(
+        factory,
+        sandbox=sandbox or Sandbox(),
+        settings_path=folder / "window.ini",
+        history_path=folder / "history.sqlite",
+        user_settings_path=folder / "settings.json",
+        **options,
+    )
+
+
 @pytest.fixture
 def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
     """Opens main windows on a given model; closes them after the test and checks for stray threads."""
@@ -27,12 +43,10 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
     windows: list[MainWindow] = []
 
     def make(model: LanguageModel, sandbox: Sandbox | None = None) -> MainWindow:
-        window = MainWindow(
+        window = private_window(
             lambda _progress: model,
-            sandbox=sandbox or Sandbox(),
-            settings_path=tmp_path / "window.ini",
-            history_path=tmp_path / "history.sqlite",
-            user_settings_path=tmp_path / "settings.json",
+            tmp_path,
+            sandbox=sandbox,
             factory_for=lambda settings: lambda _progress: ScriptedModel([], name=f"reloaded {settings.n_ctx}"),
         )
         qtbot.addWidget(window)

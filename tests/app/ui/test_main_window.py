@@ -17,7 +17,7 @@ from models.testing import ScriptedModel
 from models.types import ModelError
 from sandbox import Sandbox
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, private_window
 
 PROGRAM = "```python\n# the answer\nprint(5 + 2 * 3)\n```"
 
@@ -207,13 +207,7 @@ def test_a_model_that_cannot_load_is_explained(qtbot: QtBot, tmp_path: Path) -> 
     def broken(_progress: object) -> ScriptedModel:
         raise ModelError("qwen.gguf is damaged or incomplete: the file ends in the middle of its header")
 
-    window = MainWindow(
-        broken,
-        sandbox=Sandbox(),
-        settings_path=tmp_path / "w.ini",
-        history_path=tmp_path / "h.sqlite",
-        user_settings_path=tmp_path / "s.json",
-    )
+    window = private_window(broken, tmp_path)
     qtbot.addWidget(window)
     with qtbot.waitSignal(window.controller.model_failed, timeout=30_000):
         window.show()

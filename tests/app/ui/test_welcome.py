@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.ui.main_window import MainWindow
 from app.ui.welcome import SAMPLE, is_first_run
 from models.assembly import assemble
 from models.testing import ScriptedModel
-from sandbox import Sandbox
+
+from .conftest import private_window
 
 
 def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,14 +36,7 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
         return ScriptedModel(["```python\nprint(24 - 3 * 6)\n```"], name="tiny model")
 
     assert is_first_run()
-    window = MainWindow(
-        factory,
-        sandbox=Sandbox(),
-        settings_path=tmp_path / "w.ini",
-        history_path=tmp_path / "h.sqlite",
-        user_settings_path=tmp_path / "s.json",
-        show_welcome=True,
-    )
+    window = private_window(factory, tmp_path, show_welcome=True)
     qtbot.addWidget(window)
     welcome = window.welcome
     assert welcome is not None and welcome.isVisible() and not welcome.isModal()
