@@ -1,6 +1,8 @@
 """`pal-studio` on the command line.
 
-    pal-studio ask [--method pal|pot] [--repair] [--finish] [--model PATH] [--json] QUESTION
+    pal-studio ask [--method METHOD] [--repair] [--finish] [--model PATH] [--json] QUESTION
+    pal-studio eval DATASET.jsonl [--method M[,M...]] [--limit N] [--offset K] [--samples K]
+                    [--out DIR] [--backend URL] [--json]
 
 Exit status: 0 answered, 1 not answered (the reason is printed), 2 unusable input or model,
 130 interrupted. With `--json` one JSON object goes to stdout (contract: docs/architecture.md)
@@ -13,23 +15,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app.reasoning import (
-    CancelToken,
-    Event,
-    ExecutionStarted,
-    ModelStarted,
-    Solution,
-    TokenStreamed,
-    solve_pal,
-    solve_pot,
-)
+from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
+from app.reasoning.methods import DEFAULT_METHOD, METHODS_HELP, Method, MethodError, solve
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
-from models.types import ModelError
+from models.types import LanguageModel, ModelError
 from sandbox import Sandbox
 from sandbox.display import display_text
 
@@ -96,18 +89,39 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     ask = commands.add_parser("ask", help="answer one question from the command line")
     ask.add_argument("question", help="the question (quote it)")
-    ask.add_argument(
-        "--method", choices=("pal", "pot"), default="pal", help="PAL (prints) or Program of Thoughts (ans)"
-    )
+    ask.add_argument("--method", default=DEFAULT_METHOD, help=f"{METHODS_HELP} (default {DEFAULT_METHOD})")
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
-    ask.add_argument("--model", type=Path, metavar="PATH", help="a GGUF model file (default: the embedded model)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    ask.add_argument("--time", type=float, default=5.0, metavar="SECONDS", help="program time limit (default 5)")
-    ask.add_argument("--threads", type=int, default=None, help="CPU threads for the model (default: llama.cpp's)")
-    ask.add_argument("--ctx", type=int, default=4096, help="model context size in tokens (default 4096)")
-    ask.add_argument("--gpu-layers", type=int, default=0, help="layers to offload to a GPU build (-1: all)")
+    _model_arguments(ask)
+    evaluate = commands.add_parser(
+        "eval",
+        help="measure methods on a dataset: accuracy, valid programs, time (resumable)",
+        description="Solve every item of a JSON-lines dataset with each method, append one line per item "
+        "to DIR/results.jsonl (rerun the same command to resume), and write DIR/summary.json, "
+        "report.md and report.html.",
+    )
+    evaluate.add_argument("dataset", type=Path, help="JSON lines: GSM8K's form, question/answer or input/target")
+    evaluate.add_argument("--method", default=DEFAULT_METHOD, help=f"comma-separated: {METHODS_HELP}")
+    evaluate.add_argument("--limit", type=int, default=None, help="at most N items")
+    evaluate.add_argument("--offset", type=int, default=0, help="skip the first K items")
+    evaluate.add_argument("--samples", type=int, default=None, help="self-consistency: K samples for program methods")
+    evaluate.add_argument("--out", type=Path, default=None, help="results folder (default eval-results/DATASET)")
+    evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    evaluate.add_argument("--workers", type=int, default=None, help="concurrent solves (default 1; 4 with --backend)")
+    _model_arguments(evaluate)
     return parser
+
+
+def _model_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--model", type=Path, metavar="PATH", help="a GGUF model file (default: the embedded model)")
+    command.add_argument(
+        "--backend", metavar="URL", help="an OpenAI-compatible server (llama.cpp, vLLM, Ollama) instead of --model"
+    )
+    command.add_argument("--time", type=float, default=5.0, metavar="SECONDS", help="program time limit (default 5)")
+    command.add_argument("--threads", type=int, default=None, help="CPU threads for the model (default: llama.cpp's)")
+    command.add_argument("--ctx", type=int, default=4096, help="model context size in tokens (default 4096)")
+    command.add_argument("--gpu-layers", type=int, default=0, help="layers to offload to a GPU build (-1: all)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         for path in install():
             print(f"installed {path}")
         return 0
+    if args.command == "eval":
+        from app.evaluation.command import run_eval
+
+        return run_eval(args, lambda: load_model(args, Progress(sys.stderr, enabled=True)))
     if args.command != "ask":
         if args.screenshot is not None:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -127,9 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.question.strip():
         print("pal-studio: the question is empty", file=sys.stderr)
         return 2
+    try:
+        method = _ask_method(args)
+    except MethodError as exc:
+        print(f"pal-studio: {exc}", file=sys.stderr)
+        return 2
     progress = Progress(sys.stderr, enabled=not args.json)
     try:
-        model = _load_model(args, progress)
+        model = load_model(args, progress)
     except ModelError as exc:
         progress.done()
         print(f"pal-studio: {exc}", file=sys.stderr)
@@ -137,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     cancel = CancelToken()
     try:
         with Sandbox() as sandbox:
-            solution = _solve(args, model, sandbox, progress.on_event, cancel)
+            solution = solve(
+                args.question, method, model, sandbox, time_s=args.time, on_event=progress.on_event, cancel=cancel
+            )
     except KeyboardInterrupt:
         cancel.cancel()
         progress.done()
@@ -159,7 +184,22 @@ def _version() -> str:
         return "unknown"
 
 
-def _load_model(args: argparse.Namespace, progress: Progress) -> LocalModel:
+def _ask_method(args: argparse.Namespace) -> Method:
+    method = Method.parse(args.method)
+    extra = {"repair"} if args.repair else set()
+    extra |= {"finish"} if args.finish else set()
+    return Method.parse("+".join([method.name, *sorted(extra - method.options)])) if extra else method
+
+
+def load_model(args: argparse.Namespace, progress: Progress) -> LanguageModel:
+    """The model the arguments name: a server (`--backend`), a GGUF file, or the embedded one."""
+    if args.backend:
+        from models.remote import RemoteModel, privacy_warning
+
+        warning = privacy_warning(args.backend)
+        if warning:
+            print(f"pal-studio: warning: {warning}", file=sys.stderr)
+        return RemoteModel(args.backend)
     path = args.model
     if path is None:
         if not is_ready():
@@ -167,22 +207,6 @@ def _load_model(args: argparse.Namespace, progress: Progress) -> LocalModel:
         path = ensure_embedded(progress=progress.fraction)
     progress.phase(f"Loading {path.name}")
     return LocalModel(ModelSettings(path, n_ctx=args.ctx, n_threads=args.threads, n_gpu_layers=args.gpu_layers))
-
-
-def _solve(
-    args: argparse.Namespace,
-    model: LocalModel,
-    sandbox: Sandbox,
-    on_event: Callable[[Event], None],
-    cancel: CancelToken,
-) -> Solution:
-    if args.method == "pot":
-        return solve_pot(
-            args.question, model, sandbox, finish=args.finish, time_s=args.time, on_event=on_event, cancel=cancel
-        )
-    return solve_pal(
-        args.question, model, sandbox, repair=args.repair, time_s=args.time, on_event=on_event, cancel=cancel
-    )
 
 
 def _report(solution: Solution, as_json: bool) -> None:

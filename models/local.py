@@ -49,6 +49,7 @@ class LocalModel:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._formatter = self._chat_formatter()
+        self._prefixed: dict[str, list[int]] = {}
 
     @property
     def name(self) -> str:
@@ -122,7 +123,7 @@ class LocalModel:
                 stream=True,
                 stopping_criteria=StoppingCriteriaList([stop_when_cancelled]),
                 grammar=LlamaGrammar.from_string(request.grammar, verbose=False) if request.grammar else None,
-                logit_bias=dict(request.logit_bias) or None,
+                logit_bias=self._logit_bias(request) or None,
             )
             parts: list[str] = []
             finish: FinishReason = "stop"
@@ -148,6 +149,25 @@ class LocalModel:
             decode_s=ended - first,
             finish_reason=finish,
         )
+
+    def _logit_bias(self, request: GenerationRequest) -> dict[int, float]:
+        bias = dict(request.logit_bias)
+        for prefix, value in request.token_bias.items():
+            for token in self._tokens_starting_with(prefix):
+                bias[token] = bias.get(token, 0.0) + value
+        return bias
+
+    def _tokens_starting_with(self, prefix: str) -> list[int]:
+        """Ids of the tokens whose text, leading whitespace removed, starts with `prefix`
+        (one pass over the vocabulary, remembered)."""
+        if prefix not in self._prefixed:
+            vocab = self._llama._model
+            self._prefixed[prefix] = [
+                token
+                for token in range(self._llama.n_vocab())
+                if vocab.token_get_text(token).lstrip(" \t\n\u0120\u010a").startswith(prefix)
+            ]
+        return self._prefixed[prefix]
 
     def _cached_prefix(self, tokens: list[int]) -> int:
         """How many leading prompt tokens the KV cache already holds (llama.cpp re-evaluates the

@@ -57,3 +57,6 @@ class ScriptedModel:
 
     def cancel(self) -> None:
         self._cancelled.set()
+
+    def close(self) -> None:
+        self._replies.clear()

@@ -27,7 +27,9 @@ class ChatMessage:
 @dataclass(frozen=True)
 class GenerationRequest:
     """One generation. Give `messages` for an instruct model (formatted with its chat template)
-    or `prompt` for raw completion; `grammar` is GBNF text, `logit_bias` maps token ids to bias."""
+    or `prompt` for raw completion; `grammar` is GBNF text, `logit_bias` maps token ids to bias,
+    `token_bias` biases every token whose text, leading whitespace removed, starts with a key
+    (e.g. {"#": -2.0} discourages comments whatever the tokenizer's ids)."""
 
     messages: tuple[ChatMessage, ...] = ()
     prompt: str | None = None
@@ -38,6 +40,7 @@ class GenerationRequest:
     stop: tuple[str, ...] = ()
     grammar: str | None = None
     logit_bias: Mapping[int, float] = field(default_factory=dict)
+    token_bias: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.prompt is None) == (not self.messages):
@@ -90,6 +93,10 @@ class LanguageModel(Protocol):
 
     def cancel(self) -> None:
         """Stop the generation in flight (callable from another thread)."""
+        ...
+
+    def close(self) -> None:
+        """Free what the model holds (memory, connections); it is not used afterwards."""
         ...
 
 

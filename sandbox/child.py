@@ -24,10 +24,13 @@ from typing import Any, NoReturn
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
 from sandbox.program import execute, make_namespace
+from sandbox.stepwise import Stepwise
 from sandbox.tracing import Tracer
 
 _PR_SET_PDEATHSIG = 1
-RESULT_FD = 3
+RESULT_FD = 3  # the report (and, for Chain of Code, emulation requests) as JSON lines
+REPLY_FD = 4  # emulation replies from the worker, JSON lines
+MAX_REPLY_BYTES = 1_000_000
 _CAPTURE_SECONDS = 1.0
 
 
@@ -50,22 +53,25 @@ class Request:
     memory_mb: int
     capture: tuple[str, ...]
     trace: bool
+    emulate: bool = False  # Chain of Code: run statement by statement, emulating what cannot run
 
 
 class _CaptureTimeout(BaseException):  # not Exception: repr guards must not swallow it
     pass
 
 
-def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: int, devnull: int) -> NoReturn:
+def run_child(
+    request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: int, reply_r: int, devnull: int
+) -> NoReturn:
     started = time.monotonic()
     try:
         os.setpgid(0, 0)
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != plan.worker_pid:  # the worker died between fork and prctl
             os._exit(1)
-        for fd, target in ((devnull, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
+        for fd, target in ((devnull, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD), (reply_r, REPLY_FD)):
             os.dup2(fd, target)
-        os.closerange(RESULT_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        os.closerange(REPLY_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         _lock_down(request, plan)
     except BaseException as exc:  # fail closed: never run the program half-isolated
         _report({"status": "error", "error": f"the sandbox could not be locked down: {exc!r}"})
@@ -77,7 +83,15 @@ def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: in
     random.seed()  # every fork would otherwise repeat the worker's random sequence
     namespace = make_namespace()
     tracer = Tracer(lambda: stdout.chars) if request.trace else None
-    outcome = execute(request.code, namespace, tracer)
+    steps: list[dict[str, Any]] | None = None
+    if request.emulate:
+        channel = _EmulationChannel()
+        stepwise = Stepwise(request.code, namespace, channel.ask)
+        outcome = stepwise.run()
+        steps = stepwise.steps
+        started += channel.paused_s  # the time limit does not run while the model thinks
+    else:
+        outcome = execute(request.code, namespace, tracer)
     captured = _capture(namespace, request.capture, started + request.time_s)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # the program may have closed or replaced them
@@ -89,9 +103,39 @@ def run_child(request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: in
             "error_line": outcome.error_line,
             "values": captured,
             "trace": tracer.steps if tracer else None,
+            "steps": steps,
         }
     )
     os._exit(0)
+
+
+class _EmulationChannel:
+    """Chain of Code's questions to the worker: a request up on fd 3, the reply on fd 4."""
+
+    def __init__(self) -> None:
+        self.paused_s = 0.0
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        asked = time.monotonic()
+        _report(request)
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = os.read(REPLY_FD, 65536)
+            if not chunk:
+                return {"error": "the sandbox worker closed the emulation channel"}
+            data += chunk
+            if len(data) > MAX_REPLY_BYTES:
+                return {"error": "the emulation reply is too large"}
+        self.paused_s += time.monotonic() - asked
+        return _reply_object(data)
+
+
+def _reply_object(data: bytes) -> dict[str, Any]:
+    try:
+        reply = json.loads(data)
+    except ValueError:
+        return {"error": "the emulation reply is not JSON"}
+    return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
 
 
 def _lock_down(request: Request, plan: Plan) -> None:

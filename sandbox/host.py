@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from sandbox import platforms
@@ -26,6 +26,8 @@ from sandbox.platforms import Layer
 from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
 
 MAX_CODE_CHARS = 1_000_000
+MAX_EMULATION_REPLY_CHARS = 64_000
+Emulator = Callable[[dict[str, Any]], dict[str, Any]]  # Chain of Code: a statement's request -> its reply
 _START_TIMEOUT_S = 120.0  # a first import of sympy on a slow laptop, compiling bytecode
 _REPLY_GRACE_S = 5.0
 _WORKER_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -127,6 +129,7 @@ class Sandbox:
         trace: bool = False,
         allow_unisolated: bool | None = None,
         cancel_event: threading.Event | None = None,
+        emulate: Emulator | None = None,
     ) -> RunResult:
         """Run `code` once in a fresh child and describe what happened.
 
@@ -134,6 +137,10 @@ class Sandbox:
         raises only `SandboxError` (cannot run at all) and `ValueError` (bad arguments).
         `cancel_event`, when given and set, cancels the run even if it was set before the run
         reached the worker (a caller's cancel must not fall between its own check and this call).
+        `emulate` runs the program statement by statement (Chain of Code): a statement that cannot
+        run is sent to `emulate` with the program's state, and its reply — `{"values": {...}}` or
+        `{"value": ...}` (JSON only) or `{"error": "..."}` — goes back to the child. The time
+        `emulate` takes does not count against `time_s`; the callback must bound it itself.
         """
         names = _check_arguments(code, time_s, memory_mb, output_bytes, capture)
         with self._run_lock:
@@ -150,14 +157,14 @@ class Sandbox:
                     )
                 request = {
                     "op": "run", "id": run_id, "code": code, "time_s": time_s, "memory_mb": memory_mb,
-                    "output_bytes": output_bytes, "capture": names, "trace": trace,
+                    "output_bytes": output_bytes, "capture": names, "trace": trace, "emulate": emulate is not None,
                 }  # fmt: skip
                 with self._state:
                     if self._cancelled or (cancel_event is not None and cancel_event.is_set()):
                         return self._failure(Status.KILLED, "cancelled")
                     self._write(request)
                     self._sent = True
-                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S)
+                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S, emulate)
             finally:
                 with self._state:
                     self._inflight, self._cancelled = None, False
@@ -235,12 +242,19 @@ class Sandbox:
         except (BrokenPipeError, ValueError):
             pass  # the worker died; the reader notices and reports it
 
-    def _await_result(self, run_id: int, budget_s: float) -> RunResult:
+    def _await_result(self, run_id: int, budget_s: float, emulate: Emulator | None = None) -> RunResult:
         deadline = time.monotonic() + budget_s
         try:
             while True:
                 message = self._read_message(deadline)
                 if isinstance(message, dict) and message.get("id") == run_id:
+                    if message.get("op") == "emulate":
+                        asked = time.monotonic()
+                        reply = _emulation_reply(emulate, message.get("request"))
+                        deadline += time.monotonic() - asked  # the model's time is not the program's
+                        with self._state:
+                            self._write({"op": "emulated", "id": run_id, "reply": reply})
+                        continue
                     if message.get("op") == "result":
                         return RunResult.from_json(message.get("result"))
                     return self._failure(Status.ERROR, f"the sandbox refused the request: {message.get('error')}")
@@ -285,6 +299,20 @@ class Sandbox:
 
     def _failure(self, status: Status, error: str) -> RunResult:
         return RunResult(status, "", "", error, None, {}, 0.0, self._isolation)
+
+
+def _emulation_reply(emulate: Emulator | None, request: object) -> dict[str, Any]:
+    """The reply to a child's emulation request; whatever goes wrong becomes an error reply."""
+    if emulate is None or not isinstance(request, dict):
+        return {"error": "this run cannot emulate statements"}
+    try:
+        reply = emulate(request)
+        encoded = json.dumps(reply, allow_nan=False)
+    except Exception as exc:  # the callback's failure ends the program cleanly, not the app
+        return {"error": f"{type(exc).__name__}: {exc}"[:500]}
+    if len(encoded) > MAX_EMULATION_REPLY_CHARS:
+        return {"error": f"the emulation reply is longer than {MAX_EMULATION_REPLY_CHARS:,} characters"}
+    return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
 
 
 def _check_arguments(code: str, time_s: float, memory_mb: int, output_bytes: int, capture: Iterable[str]) -> list[str]:

@@ -64,6 +64,7 @@ class RunResult:
     duration_s: float
     isolation: Isolation
     trace: list[Any] | None = None
+    steps: list[Any] | None = None  # Chain of Code: {"line", "how": "python"|"emulated", "values"?} per step
 
     @property
     def ok(self) -> bool:
@@ -80,6 +81,7 @@ class RunResult:
             "duration_s": round(self.duration_s, 6),
             "isolation": self.isolation.value,
             "trace": self.trace,
+            "steps": self.steps,
         }
 
     @classmethod
@@ -96,6 +98,7 @@ class RunResult:
                 duration_s=_number(obj.get("duration_s"), "duration_s"),
                 isolation=Isolation(_expect(obj.get("isolation"), str, "isolation")),
                 trace=_optional_list(obj.get("trace"), "trace"),
+                steps=_optional_list(obj.get("steps"), "steps"),
             )
         except ValueError as exc:  # an unknown enum member
             raise ProtocolError(str(exc)) from exc

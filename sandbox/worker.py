@@ -151,7 +151,8 @@ def _request(message: dict[str, Any]) -> Request:
     code, time_s, memory_mb = message.get("code"), message.get("time_s"), message.get("memory_mb")
     if not isinstance(code, str) or not isinstance(time_s, int | float) or not isinstance(memory_mb, int):
         raise ProtocolError("run request")
-    return Request(code, float(time_s), memory_mb, tuple(capture), bool(message.get("trace")))
+    trace, emulate = bool(message.get("trace")), bool(message.get("emulate"))
+    return Request(code, float(time_s), memory_mb, tuple(capture), trace, emulate)
 
 
 class _Run:
@@ -162,33 +163,46 @@ class _Run:
         self.channel, self.run_id = channel, run_id
         self.stdout, self.stderr, self.report = bytearray(), bytearray(), bytearray()
         self.reason: Status | None = None  # why the worker killed the child, if it did
+        # Chain of Code: the child's report lines may ask for an emulation; while the host's model
+        # answers, the child waits and its wall-clock limit is paused.
+        self.lines = bytearray()
+        self.reply_w: int | None = None
+        self.paused_at: float | None = None
+        self.deadline = 0.0
 
     def execute(self) -> RunResult:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
+        reply_r, self.reply_w = os.pipe()
         devnull = os.open(os.devnull, os.O_RDONLY)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            run_child(self.request, self.plan, out_w=out_w, err_w=err_w, res_w=res_w, devnull=devnull)
-        for fd in (out_w, err_w, res_w, devnull):
+            os.close(self.reply_w)
+            run_child(self.request, self.plan, out_w=out_w, err_w=err_w, res_w=res_w, reply_r=reply_r, devnull=devnull)
+        for fd in (out_w, err_w, res_w, reply_r, devnull):
             os.close(fd)
-        self._collect(pid, {out_r: self.stdout, err_r: self.stderr, res_r: self.report}, started)
+        try:
+            self._collect(pid, {out_r: self.stdout, err_r: self.stderr, res_r: self.report}, started)
+        finally:
+            os.close(self.reply_w)
         _, status, usage = os.wait4(pid, 0)
         duration = time.monotonic() - started
         return self._result(status, usage.ru_utime + usage.ru_stime, duration)
 
     def _collect(self, pid: int, sinks: dict[int, bytearray], started: float) -> None:
-        deadline = started + self.request.time_s
+        self.deadline = started + self.request.time_s
         poller = select.poll()
         for fd in sinks:
             poller.register(fd, select.POLLIN)
         poller.register(0, select.POLLIN)
         open_fds = set(sinks)
         while open_fds:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 and self.reason is None:
+            remaining = self.deadline - time.monotonic()
+            if self.paused_at is not None:
+                remaining = self.request.time_s  # waiting for the host's model: the clock is stopped
+            elif remaining <= 0 and self.reason is None:
                 self._kill(pid, Status.TIMEOUT)
             timeout_ms = 50 if self.reason is not None else max(1, int(remaining * 1000) + 1)
             for fd, _events in poller.poll(timeout_ms):
@@ -203,12 +217,33 @@ class _Run:
                     open_fds.discard(fd)
                     os.close(fd)
                     continue
-                self._store(pid, sinks[fd], data, is_report=sinks[fd] is self.report)
+                if sinks[fd] is self.report and self.request.emulate:
+                    self._report_lines(pid, data)
+                else:
+                    self._store(pid, sinks[fd], data, is_report=sinks[fd] is self.report)
 
     def _store(self, pid: int, sink: bytearray, data: bytes, *, is_report: bool) -> None:
         room = _RESULT_CAP - len(sink) if is_report else self.output_bytes - len(self.stdout) - len(self.stderr)
         sink += data[: max(room, 0)]
         if len(data) > room and self.reason is None:
+            self._kill(pid, Status.OUTPUT_LIMIT)
+
+    def _report_lines(self, pid: int, data: bytes) -> None:
+        """Split the child's report stream: emulation requests go to the host, the rest is the report."""
+        self.lines += data
+        while b"\n" in self.lines:
+            line, _, rest = bytes(self.lines).partition(b"\n")
+            self.lines = bytearray(rest)
+            try:
+                message = loads_line(line)
+            except ProtocolError:
+                message = None
+            if isinstance(message, dict) and message.get("op") == "emulate" and self.paused_at is None:
+                self.paused_at = time.monotonic()
+                self.channel.send({"op": "emulate", "id": self.run_id, "request": message})
+            else:
+                self._store(pid, self.report, line + b"\n", is_report=True)
+        if len(self.lines) > _RESULT_CAP and self.reason is None:
             self._kill(pid, Status.OUTPUT_LIMIT)
 
     def _on_host_message(self, pid: int) -> None:
@@ -217,6 +252,15 @@ class _Run:
                 continue
             if message.get("op") == "cancel" and message.get("id") == self.run_id:
                 self._kill(pid, Status.KILLED)
+            elif message.get("op") == "emulated" and message.get("id") == self.run_id and self.paused_at is not None:
+                self.deadline += time.monotonic() - self.paused_at
+                self.paused_at = None
+                reply = json.dumps(message.get("reply"), ensure_ascii=True).encode() + b"\n"
+                with contextlib.suppress(OSError):  # the child may have died meanwhile
+                    assert self.reply_w is not None
+                    view = memoryview(reply)
+                    while view:
+                        view = view[os.write(self.reply_w, view) :]
         if self.channel.closed and self.reason is None:
             self._kill(pid, Status.KILLED)
 
@@ -230,6 +274,7 @@ class _Run:
         status, error, error_line = Status.ERROR, None, None
         values: dict[str, CapturedValue] = {}
         trace: list[Any] | None = None
+        steps: list[Any] | None = None
         limit_text = f"{self.request.time_s:g} s"
         if self.reason is Status.KILLED:
             error = "cancelled"
@@ -245,7 +290,7 @@ class _Run:
                 status = Status.KILLED
                 error = f"the program crashed ({signal.Signals(sig).name}: {signal.strsignal(sig)})"
         else:
-            status, error, error_line, values, trace = _parse_report(bytes(self.report), wait_status)
+            status, error, error_line, values, trace, steps = _parse_report(bytes(self.report), wait_status)
         if self.reason is not None:
             status = self.reason
         return RunResult(
@@ -258,12 +303,13 @@ class _Run:
             duration_s=duration,
             isolation=Isolation(self.plan.isolation),
             trace=trace,
+            steps=steps,
         )
 
 
 def _parse_report(
     raw: bytes, wait_status: int
-) -> tuple[Status, str | None, int | None, dict[str, CapturedValue], list[Any] | None]:
+) -> tuple[Status, str | None, int | None, dict[str, CapturedValue], list[Any] | None, list[Any] | None]:
     missing = f"the program ended without a result (exit status {os.waitstatus_to_exitcode(wait_status)})"
     try:
         report = loads_line(raw.split(b"\n", 1)[0])
@@ -275,12 +321,12 @@ def _parse_report(
         error, line = report.get("error"), report.get("error_line")
         if (error is not None and not isinstance(error, str)) or (line is not None and not isinstance(line, int)):
             raise ProtocolError("error")
-        trace = report.get("trace")
-        if trace is not None and not isinstance(trace, list):
+        trace, steps = report.get("trace"), report.get("steps")
+        if any(x is not None and not isinstance(x, list) for x in (trace, steps)):
             raise ProtocolError("trace")
-        return status, error, line, parse_values(report.get("values", {})), trace
+        return status, error, line, parse_values(report.get("values", {})), trace, steps
     except (ProtocolError, ValueError):
-        return Status.ERROR, missing, None, {}, None
+        return Status.ERROR, missing, None, {}, None, None
 
 
 def serve() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import re
 
+from app.reasoning.numbers import format_answer
+
 _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
 _PYTHON_TAGS = {"python", "py", "python3", ""}
 
@@ -83,3 +85,18 @@ def assigned_names(program: str, limit: int = 100) -> list[str]:
                 if isinstance(leaf, ast.Name) and leaf.id not in names:
                     names.append(leaf.id)
     return names[:limit]
+
+
+_ANSWER_LINE = re.compile(r"^\s*\**Answer\**\s*:\s*\**(.+?)\**\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+
+
+def answer_line(reply: str) -> str | None:
+    """What the last `Answer:` line of a reply says (trimmed, numbers without noise), or None.
+
+    Instruct models trained on math often write `\\boxed{18}` instead; that counts as the line.
+    """
+    answers = _ANSWER_LINE.findall(reply) or _BOXED.findall(reply)
+    return format_answer(answers[-1]) if answers else None

@@ -28,3 +28,33 @@ def format_answer(text: str) -> str:
     if _NUMBER.fullmatch(stripped) and ("." in stripped or "e" in stripped.lower()):
         return format_float(float(stripped))
     return stripped
+
+
+# What may surround a number in an answer without changing it: currency, percent, units words.
+_NUMERIC = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+)?")
+_FRACTION = re.compile(r"([-+]?\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)")
+
+
+def number_in(text: str) -> float | None:
+    """The number an answer states: the last number in it, with $, %, thousands separators and
+    words ignored, and a fraction such as 3/4 read as its value; None when there is none."""
+    found = [m.group(0) for m in _NUMERIC.finditer(text) if any(c.isdigit() for c in m.group(0))]
+    if not found:
+        return None
+    last = found[-1].replace(",", "").replace(" ", "")
+    fraction = _FRACTION.fullmatch(last)
+    try:
+        if fraction:
+            denominator = float(fraction.group(2))
+            return float(fraction.group(1)) / denominator if denominator else None
+        return float(last)
+    except ValueError:
+        return None
+
+
+def vote_key(answer: str) -> str:
+    """Answers that mean the same number share a key (for voting); other text compares folded."""
+    value = number_in(answer)
+    if value is not None and math.isfinite(value):
+        return format_float(value)
+    return " ".join(answer.casefold().split())

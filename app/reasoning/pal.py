@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
+from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from app.reasoning.numbers import format_answer
 from app.reasoning.session import (
     PROGRAM_TOKENS,
     CancelToken,
+    Decoding,
+    Sampling,
     SolveSession,
     Stop,
     conclude,
@@ -38,21 +41,42 @@ def solve_pal(
     sandbox: Sandbox,
     *,
     repair: bool = False,
+    shots: bool = False,
+    grammar: bool = False,
     time_s: float = 5.0,
     memory_mb: int = 512,
     temperature: float = 0.0,
+    sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
+    log: bool = True,
 ) -> Solution:
+    """PAL; `shots` uses the prompt with more worked examples, `grammar` forces the reply to be
+    one fenced Python block; `sampling` (else `temperature`) sets how the model samples."""
     session = SolveSession(
-        model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, temperature=temperature
+        model,
+        sandbox,
+        on_event=on_event,
+        cancel=cancel,
+        time_s=time_s,
+        memory_mb=memory_mb,
+        sampling=sampling or Sampling(temperature),
     )
     draft = Draft(question, "pal")
-    return conclude(session, draft, lambda: _solve(question, session, draft, repair=repair))
+    prompt = prompts.fill("pal-shots" if shots else "pal", question=question)
+    decoding = Decoding(grammar=ONE_PYTHON_BLOCK if grammar else None)
+    return conclude(
+        session,
+        draft,
+        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=repair),
+        log=log,
+    )
 
 
-def _solve(question: str, session: SolveSession, draft: Draft, *, repair: bool) -> tuple[SolveStatus, str | None]:
-    program = first_program(session, draft, prompts.fill("pal", question=question))
+def _solve(
+    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, repair: bool
+) -> tuple[SolveStatus, str | None]:
+    program = first_program(session, draft, prompt, decoding)
     result = _run(session, draft, program, 1)
     if result is not None:
         return SolveStatus.ANSWERED, format_answer(result.stdout)
@@ -62,7 +86,7 @@ def _solve(question: str, session: SolveSession, draft: Draft, *, repair: bool) 
     draft.repair_used = True
     error = draft.error or EMPTY_OUTPUT_ERROR
     repair_prompt = prompts.fill("repair", question=question, program=program, error=error)
-    reply = session.ask("repair", repair_prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
+    reply = session.ask("repair", repair_prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
     fixed = session.program_from(reply, attempt=2)
     if fixed is None:
         draft.error = f"the repair reply contains no program (the first program failed with: {error})"

@@ -12,14 +12,16 @@ one that never sets `ans` gives no answer, with the program and the error.
 
 from __future__ import annotations
 
-import re
-
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
+from app.reasoning.extract import answer_line
+from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
 from app.reasoning.numbers import format_answer, format_float
 from app.reasoning.session import (
     FINISH_TOKENS,
     CancelToken,
+    Decoding,
+    Sampling,
     SolveSession,
     conclude,
     failure_status,
@@ -29,7 +31,7 @@ from app.reasoning.solution import Draft, Solution, SolveStatus
 from models.types import LanguageModel
 from sandbox import CapturedValue, Sandbox
 
-_ANSWER_LINE = re.compile(r"^\s*\**Answer\**\s*:\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+COMMENT_BIAS = -2.0
 
 
 def solve_pot(
@@ -38,17 +40,40 @@ def solve_pot(
     sandbox: Sandbox,
     *,
     finish: bool = False,
+    shots: bool = False,
+    grammar: bool = False,
+    nocomment: bool = False,
     time_s: float = 5.0,
     memory_mb: int = 512,
     temperature: float = 0.0,
+    sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
+    log: bool = True,
 ) -> Solution:
+    """PoT; `shots` uses the prompt with more worked examples, `grammar` forces one fenced block
+    that assigns `ans`, `nocomment` biases tokens starting with `#` by -2 (the PoT paper's
+    zero-shot setting); `sampling` (else `temperature`) sets how the model samples."""
     session = SolveSession(
-        model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, temperature=temperature
+        model,
+        sandbox,
+        on_event=on_event,
+        cancel=cancel,
+        time_s=time_s,
+        memory_mb=memory_mb,
+        sampling=sampling or Sampling(temperature),
     )
     draft = Draft(question, "pot+finish" if finish else "pot")
-    return conclude(session, draft, lambda: _solve(question, session, draft, finish=finish))
+    prompt = prompts.fill("pot-shots" if shots else "pot", question=question)
+    decoding = Decoding(
+        grammar=PYTHON_BLOCK_WITH_ANS if grammar else None, token_bias={"#": COMMENT_BIAS} if nocomment else {}
+    )
+    return conclude(
+        session,
+        draft,
+        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish),
+        log=log,
+    )
 
 
 def ans_text(value: CapturedValue) -> str:
@@ -65,8 +90,10 @@ def ans_text(value: CapturedValue) -> str:
     return value.repr
 
 
-def _solve(question: str, session: SolveSession, draft: Draft, *, finish: bool) -> tuple[SolveStatus, str | None]:
-    program = first_program(session, draft, prompts.fill("pot", question=question))
+def _solve(
+    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, finish: bool
+) -> tuple[SolveStatus, str | None]:
+    program = first_program(session, draft, prompt, decoding)
     result = session.run(program, 1, capture=("ans",))
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line
@@ -83,8 +110,8 @@ def _solve(question: str, session: SolveSession, draft: Draft, *, finish: bool) 
 
     finish_prompt = prompts.fill("finish", question=question, ans=value)
     draft.finish_reply = session.ask("finish", finish_prompt, max_tokens=FINISH_TOKENS, stop_after_program=False)
-    answers = _ANSWER_LINE.findall(draft.finish_reply)
-    if not answers:
+    answer = answer_line(draft.finish_reply)
+    if answer is None:
         draft.error = "The finishing reply has no line starting with 'Answer:'."
         return SolveStatus.NO_ANSWER_LINE, None
-    return SolveStatus.ANSWERED, format_answer(answers[-1])
+    return SolveStatus.ANSWERED, answer

@@ -1,6 +1,9 @@
 """Prompt templates: one file per prompt in `resources/prompts`, `{{name}}` placeholders.
 
 Filled by plain substitution (never str.format), so braces in questions or programs are safe.
+A template with worked examples may be written as chat turns: lines `--- user ---` and
+`--- assistant ---` start each turn, so an instruct model sees the examples as earlier replies of
+its own (it imitates those far more faithfully than examples quoted inside one message).
 """
 
 from __future__ import annotations
@@ -8,9 +11,13 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import cast
+
+from models.types import ChatMessage, Role
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_TURN = re.compile(r"^--- (user|assistant) ---$", re.MULTILINE)
 
 
 @cache
@@ -25,3 +32,14 @@ def fill(name: str, **values: str) -> str:
     if wanted != set(values):
         raise KeyError(f"prompt {name} takes {sorted(wanted)}, got {sorted(values)}")
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], text)
+
+
+def messages(prompt: str) -> tuple[ChatMessage, ...]:
+    """The chat turns of a filled prompt (one user message when it has no turn lines)."""
+    parts = _TURN.split(prompt)
+    if len(parts) == 1:
+        return (ChatMessage("user", prompt),)
+    # split() gives [text before the first turn, role, text, role, text, ...]
+    return tuple(
+        ChatMessage(cast(Role, role), text.strip("\n")) for role, text in zip(parts[1::2], parts[2::2], strict=True)
+    )

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
+from app.reasoning import prompts
 from app.reasoning.events import (
     Event,
     EventHandler,
@@ -25,10 +27,28 @@ from app.reasoning.solution import Draft, ModelCall, Solution, SolveStatus
 from app.reasoning.solve_log import log_solution
 from models.types import Generation, GenerationRequest, LanguageModel, ModelError
 from sandbox import RunResult, Sandbox, SandboxError, Status
+from sandbox.host import Emulator
 
 MAX_QUESTION_CHARS = 20_000
 PROGRAM_TOKENS = 768
 FINISH_TOKENS = 512
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """How a solve samples from the model: greedy by default; self-consistency samples."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """Constraints on one model call: a GBNF grammar, and biases on tokens by their text."""
+
+    grammar: str | None = None
+    token_bias: Mapping[str, float] = field(default_factory=dict)
 
 
 class CancelToken:
@@ -79,10 +99,11 @@ class SolveSession:
         cancel: CancelToken | None = None,
         time_s: float = 5.0,
         memory_mb: int = 512,
-        temperature: float = 0.0,
+        sampling: Sampling | None = None,
     ) -> None:
         self.model, self.sandbox = model, sandbox
-        self.time_s, self.memory_mb, self.temperature = time_s, memory_mb, temperature
+        self.time_s, self.memory_mb = time_s, memory_mb
+        self.sampling = sampling or Sampling()
         self.calls: list[ModelCall] = []
         self.last_result: RunResult | None = None
         self.started = time.monotonic()
@@ -98,7 +119,16 @@ class SolveSession:
         if self.cancel.cancelled:
             raise Stop(SolveStatus.CANCELLED, "cancelled")
 
-    def ask(self, purpose: str, prompt: str, *, max_tokens: int, stop_after_program: bool) -> str:
+    def ask(
+        self,
+        purpose: str,
+        prompt: str,
+        *,
+        max_tokens: int,
+        stop_after_program: bool,
+        decoding: Decoding | None = None,
+        stop: tuple[str, ...] = (),
+    ) -> str:
         """One model call with `prompt` as the user message; returns the reply text.
 
         With `stop_after_program`, generation ends as soon as a complete code block has arrived
@@ -106,7 +136,17 @@ class SolveSession:
         """
         self.check_cancelled()
         self.emit(ModelStarted(purpose))
-        request = GenerationRequest.chat(prompt, max_tokens=max_tokens, temperature=self.temperature)
+        decoding = decoding or Decoding()
+        request = GenerationRequest(
+            messages=prompts.messages(prompt),
+            max_tokens=max_tokens,
+            temperature=self.sampling.temperature,
+            top_p=self.sampling.top_p,
+            seed=self.sampling.seed,
+            stop=stop,
+            grammar=decoding.grammar,
+            token_bias=decoding.token_bias,
+        )
         parts: list[str] = []
         started = time.monotonic()
         stopped_early = False
@@ -146,7 +186,7 @@ class SolveSession:
             self.emit(ProgramExtracted(program, attempt))
         return program
 
-    def run(self, program: str, attempt: int, *, capture: Iterable[str]) -> RunResult:
+    def run(self, program: str, attempt: int, *, capture: Iterable[str], emulate: Emulator | None = None) -> RunResult:
         self.check_cancelled()
         self.emit(ExecutionStarted(attempt))
         try:
@@ -156,6 +196,7 @@ class SolveSession:
                 memory_mb=self.memory_mb,
                 capture=tuple(dict.fromkeys([*capture, *assigned_names(program)])),
                 cancel_event=self.cancel.event,
+                emulate=emulate,
             )
         except SandboxError as exc:
             raise Stop(SolveStatus.SANDBOX_UNAVAILABLE, str(exc)) from exc
@@ -168,29 +209,37 @@ class SolveSession:
         return time.monotonic() - self.started
 
 
-def conclude(session: SolveSession, draft: Draft, steps: Callable[[], tuple[SolveStatus, str | None]]) -> Solution:
-    """Run a method's `steps`, turn an early `Stop` into its status, log and return the Solution."""
+def conclude(
+    session: SolveSession, draft: Draft, steps: Callable[[], tuple[SolveStatus, str | None]], *, log: bool = True
+) -> Solution:
+    """Run a method's `steps`, turn an early `Stop` into its status, log and return the Solution
+    (`log=False` for the samples of a vote, which is logged as a whole)."""
     try:
         status, answer = steps()
     except Stop as stop:
         status, answer = stop.status, None
         draft.error = stop.error
     solution = draft.build(status, answer, session.calls, session.elapsed())
-    log_solution(solution)
+    if log:
+        log_solution(solution)
     return solution
 
 
-def first_program(session: SolveSession, draft: Draft, prompt: str) -> str:
+def first_program(session: SolveSession, draft: Draft, prompt: str, decoding: Decoding | None = None) -> str:
     """Check the question, ask for a program with `prompt`, and extract it (or stop)."""
-    problem = check_question(draft.question)
-    if problem:
-        raise Stop(SolveStatus.INVALID_QUESTION, problem)
-    reply = session.ask("program", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
+    require_question(draft.question)
+    reply = session.ask("program", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
     program = session.program_from(reply, attempt=1)
     if program is None:
         raise Stop(SolveStatus.NO_PROGRAM, "the model's reply contains no program")
     draft.programs.append(program)
     return program
+
+
+def require_question(question: str) -> None:
+    problem = check_question(question)
+    if problem:
+        raise Stop(SolveStatus.INVALID_QUESTION, problem)
 
 
 def check_question(question: str) -> str | None:

@@ -54,6 +54,33 @@ class ModelCall:
 
 
 @dataclass(frozen=True)
+class Vote:
+    """One answer of a self-consistency vote and how many samples gave it."""
+
+    answer: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CodeStep:
+    """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""
+
+    line: int
+    emulated: bool
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimelineStep:
+    """IIPC: one step of the construction (propositions, a program, a run, a validation …)."""
+
+    kind: str
+    title: str
+    text: str
+    ok: bool | None = None  # None: the step neither succeeds nor fails (e.g. propositions)
+
+
+@dataclass(frozen=True)
 class Solution:
     question: str
     method: str
@@ -71,6 +98,11 @@ class Solution:
     duration_s: float
     isolation: str | None = None
     variables: dict[str, CapturedValue] = field(default_factory=dict)  # every quantity the program bound
+    votes: tuple[Vote, ...] = ()  # self-consistency: answers by count, the winner first
+    samples: int = 1  # self-consistency: how many programs were sampled
+    fallback_used: bool = False  # every program failed and the answer is chain-of-thought's
+    code_steps: tuple[CodeStep, ...] = ()  # Chain of Code: which lines ran in Python, which were emulated
+    timeline: tuple[TimelineStep, ...] = ()  # IIPC: every step, in order
 
     @property
     def answered(self) -> bool:
@@ -112,6 +144,11 @@ class Solution:
             "duration_s": round(self.duration_s, 3),
             "isolation": self.isolation,
             "variables": {name: value.to_json() for name, value in self.variables.items()},
+            "votes": [{"answer": v.answer, "count": v.count} for v in self.votes],
+            "samples": self.samples,
+            "fallback_used": self.fallback_used,
+            "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
+            "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
         }
 
 
@@ -130,6 +167,9 @@ class Draft:
     finish_reply: str | None = None
     isolation: str | None = None
     variables: dict[str, CapturedValue] = field(default_factory=dict)
+    code_steps: list[CodeStep] = field(default_factory=list)
+    timeline: list[TimelineStep] = field(default_factory=list)
+    fallback_used: bool = False
 
     def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
         return Solution(
@@ -149,4 +189,7 @@ class Draft:
             duration_s=duration_s,
             isolation=self.isolation,
             variables=dict(self.variables),
+            code_steps=tuple(self.code_steps),
+            timeline=tuple(self.timeline),
+            fallback_used=self.fallback_used,
         )

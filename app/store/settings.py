@@ -26,9 +26,14 @@ class Settings:
     temperature: float = 0.0
     time_s: float = 5.0
     memory_mb: int = 512
+    backend_url: str | None = None  # an OpenAI-compatible server instead of a model run here
 
     def __post_init__(self) -> None:
         problems = []
+        if self.backend_url is not None and (
+            not self.backend_url.startswith(("http://", "https://")) or len(self.backend_url) > 2000
+        ):
+            problems.append("the server address must start with http:// or https://")
         if self.n_threads is not None and not 1 <= self.n_threads <= 256:
             problems.append("threads must be between 1 and 256")
         if not 256 <= self.n_ctx <= 131072:
@@ -46,7 +51,7 @@ class Settings:
 
     def model_differs(self, other: Settings) -> bool:
         """Whether switching from `other` to these settings needs the model loaded again."""
-        keys = ("model_path", "n_threads", "n_ctx", "n_gpu_layers")
+        keys = ("model_path", "n_threads", "n_ctx", "n_gpu_layers", "backend_url")
         return any(getattr(self, k) != getattr(other, k) for k in keys)
 
 

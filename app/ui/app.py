@@ -24,6 +24,10 @@ def model_for(settings: Settings) -> ModelFactory:
     """A factory that loads the model the settings name (the embedded one is assembled first if needed)."""
 
     def load(progress: Callable[[int, int], None]) -> LanguageModel:
+        if settings.backend_url:
+            from models.remote import RemoteModel
+
+            return RemoteModel(settings.backend_url)
         from models.local import LocalModel, ModelSettings  # on the background thread: numpy, gguf
 
         path = Path(settings.model_path) if settings.model_path else ensure_embedded(progress=progress)

@@ -72,6 +72,7 @@ class CodeEditor(QPlainTextEdit):
         self._on_block_count_changed()
         self.error_line = 0
         self.step_line = 0
+        self.emulated_lines: frozenset[int] = frozenset()
 
     def line_number_width(self) -> int:
         digits = len(str(max(1, self.blockCount())))
@@ -79,6 +80,11 @@ class CodeEditor(QPlainTextEdit):
 
     def mark_error_line(self, line: int) -> None:
         self.error_line = line
+        self._update_marks()
+
+    def mark_emulated_lines(self, lines: frozenset[int]) -> None:
+        """Chain of Code: the lines the model emulated (shaded violet under the other marks)."""
+        self.emulated_lines = lines
         self._update_marks()
 
     def mark_step_line(self, line: int) -> None:
@@ -94,7 +100,8 @@ class CodeEditor(QPlainTextEdit):
 
     def _update_marks(self) -> None:
         selections = []
-        for line, colour in ((self.error_line, "#ffd7d7"), (self.step_line, "#d7e8ff")):
+        marks = [(line, EMULATED_COLOUR) for line in sorted(self.emulated_lines)]
+        for line, colour in [*marks, (self.error_line, "#ffd7d7"), (self.step_line, "#d7e8ff")]:
             block = self.document().findBlockByNumber(line - 1) if line > 0 else None
             if block is None or not block.isValid():
                 continue
@@ -134,6 +141,9 @@ class CodeEditor(QPlainTextEdit):
             self._numbers.scroll(0, dy)
         else:
             self._numbers.update(0, rect.y(), self._numbers.width(), rect.height())
+
+
+EMULATED_COLOUR = "#ece0ff"
 
 
 def monospace() -> QFont:

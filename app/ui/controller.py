@@ -7,7 +7,7 @@ It owns no widgets; the window listens. Jobs never touch Qt objects: they report
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import cast
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -20,10 +20,9 @@ from app.reasoning import (
     ProgramExtracted,
     Solution,
     TokenStreamed,
-    solve_pal,
-    solve_pot,
 )
 from app.reasoning.extract import assigned_names
+from app.reasoning.methods import OPTIONS, Method, solve
 from app.reasoning.pal import propose_repair
 from app.store.history import History
 from app.store.settings import Settings
@@ -106,15 +105,14 @@ class SolveController(QObject):
         self.history_changed.emit()
         time_s, memory_mb, temperature = settings.time_s, settings.memory_mb, settings.temperature
 
+        spec = Method.parse(method)
+        if repair and "repair" in OPTIONS[spec.base]:
+            spec = replace(spec, options=spec.options | {"repair"})
+
         def job(report: Report) -> Solution:
-            if method == "pal":
-                return solve_pal(
-                    question, model, self.sandbox, repair=repair, time_s=time_s, memory_mb=memory_mb,
-                    temperature=temperature, on_event=report, cancel=token,
-                )  # fmt: skip
-            return solve_pot(
-                question, model, self.sandbox, finish=method == "pot+finish", time_s=time_s, memory_mb=memory_mb,
-                temperature=temperature, on_event=report, cancel=token,
+            return solve(
+                question, spec, model, self.sandbox, time_s=time_s, memory_mb=memory_mb, temperature=temperature,
+                on_event=report, cancel=token,
             )  # fmt: skip
 
         self._background.submit("solve", job)

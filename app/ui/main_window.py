@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import Solution
+from app.reasoning.methods import PICKER
 from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
 from app.store.settings import Settings
@@ -44,8 +45,6 @@ from models.paths import data_dir
 from sandbox import RunResult, Sandbox, Status
 from sandbox.display import display_text
 
-METHODS = (("PAL — the program prints the answer", "pal"), ("Program of Thoughts — the answer is ans", "pot"),
-           ("Program of Thoughts + finishing step", "pot+finish"))  # fmt: skip
 EXAMPLES = (
     "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
     "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?",
@@ -129,7 +128,7 @@ class MainWindow(QMainWindow):
         self.examples.addItem("Examples…")
         self.examples.addItems(EXAMPLES)
         self.method = QComboBox()
-        for title, key in METHODS:
+        for key, title in PICKER:
             self.method.addItem(title, key)
         self.auto_repair = QCheckBox("Auto-repair once on error")
         self.settings_button = QPushButton("Model and settings…  (Ctrl+,)")
@@ -265,6 +264,7 @@ class MainWindow(QMainWindow):
             return
         self.editor.clear()
         self.editor.mark_error_line(0)
+        self.editor.mark_emulated_lines(frozenset())
         self.output_pane.clear()
         self._hide_diff()
         method = str(self.method.currentData())
@@ -275,6 +275,7 @@ class MainWindow(QMainWindow):
         if self.controller.is_busy or not code.strip() or not self._may_run_programs():
             return
         self.editor.mark_error_line(0)
+        self.editor.mark_emulated_lines(frozenset())  # a plain run emulates nothing
         self.controller.run_program(code, settings=self.settings, trace=trace)
 
     def trace_program(self) -> None:
@@ -358,6 +359,11 @@ class MainWindow(QMainWindow):
             self.editor.setPlainText(solution.program)
         self.editor.mark_error_line(solution.error_line or 0)
         self.output_pane.show_answer(solution.answer)
+        self.output_pane.show_how(solution)
+        self.output_pane.show_steps(solution)
+        self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
+        if solution.program is None and solution.finish_reply:  # chain of thought: its reasoning is the working
+            self.output_pane.show_output(solution.finish_reply)
         detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
         self._show_status(f"{solution.message} ({solution.duration_s:.1f} s){detail}")
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)

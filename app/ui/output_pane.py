@@ -18,10 +18,13 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from app.reasoning.solution import Solution
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
@@ -40,6 +43,9 @@ class OutputPane(QWidget):
         font.setBold(True)
         self.answer.setFont(font)
         self.math = QLabel("")
+        self.votes = QLabel("")  # how the answer was reached when it was not one program's output
+        self.votes.setTextFormat(Qt.TextFormat.PlainText)
+        self.votes.setWordWrap(True)
         self.status_label = QLabel("Starting…")
         self.output = QPlainTextEdit(readOnly=True)
         self.output.setFont(monospace())
@@ -47,10 +53,14 @@ class OutputPane(QWidget):
         self.variables = QTableWidget(0, 3)
         self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
         self.variables.horizontalHeader().setStretchLastSection(True)
+        self.steps = QTreeWidget()  # IIPC's timeline, Chain of Code's emulated lines
+        self.steps.setHeaderHidden(True)
+        self.steps.setWordWrap(True)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.output, "Output")
         self.tabs.addTab(self.stepper, "Step through")
         self.tabs.addTab(self.variables, "Variables")
+        self.tabs.addTab(self.steps, "Steps")
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
         self.export_button = QPushButton("Export…")
@@ -58,15 +68,50 @@ class OutputPane(QWidget):
         for button in (self.copy_answer_button, self.copy_program_button, self.export_button):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
-        for widget in (QLabel("<b>Answer</b>"), self.answer, self.math, self.status_label, self.tabs):
+        for widget in (QLabel("<b>Answer</b>"), self.answer, self.math, self.votes, self.status_label, self.tabs):
             layout.addWidget(widget)
         layout.addLayout(buttons)
         self.show_math(None)
+        self.votes.setVisible(False)
 
     def clear(self) -> None:
         self.output.clear()
         self.answer.clear()
         self.show_math(None)
+        self.votes.clear()
+        self.steps.clear()
+
+    def show_steps(self, solution: Solution) -> None:
+        """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
+        self.steps.clear()
+        for step in solution.timeline:
+            mark = {True: "✓ ", False: "✗ ", None: ""}[step.ok]
+            item = QTreeWidgetItem([mark + step.title])
+            detail = QTreeWidgetItem([display_text(step.text)])
+            detail.setFont(0, monospace())
+            item.addChild(detail)
+            self.steps.addTopLevelItem(item)
+        emulated = [line for line in solution.code_steps if line.emulated]
+        if emulated:
+            ran = len(solution.code_steps) - len(emulated)
+            self.steps.addTopLevelItem(QTreeWidgetItem([f"{ran} steps ran in Python, {len(emulated)} were emulated"]))
+        for line in emulated:
+            values = ", ".join(f"{name} = {value}" for name, value in line.values.items()) or "no change"
+            self.steps.addTopLevelItem(QTreeWidgetItem([display_text(f"line {line.line}, emulated: {values}")]))
+        if solution.timeline or emulated:
+            self.tabs.setCurrentWidget(self.steps)
+
+    def show_how(self, solution: Solution) -> None:
+        """The vote's tally (self-consistency) and whether chain of thought gave the answer."""
+        lines = []
+        if solution.samples > 1:
+            tally = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in solution.votes)
+            failed = solution.samples - sum(v.count for v in solution.votes)
+            lines.append(f"Vote of {solution.samples} programs: {tally or 'no answers'}; {failed} failed")
+        if solution.fallback_used:
+            lines.append("Every program failed: this answer is chain of thought's, not a program's")
+        self.votes.setText("\n".join(lines))
+        self.votes.setVisible(bool(lines))
 
     def show_answer(self, text: str | None) -> None:
         self.answer.setText(display_text(text) if text else "—")

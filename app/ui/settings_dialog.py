@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
@@ -93,11 +94,20 @@ class SettingsDialog(QDialog):
         self.time_s = QDoubleSpinBox(minimum=0.1, maximum=600.0, singleStep=1.0, value=settings.time_s, suffix=" s")
         self.memory_mb = _spin(64, 65536, settings.memory_mb, step=64)
         self.memory_mb.setSuffix(" MB")
+        self.backend = QLineEdit(settings.backend_url or "")
+        self.backend.setPlaceholderText("empty: run the model on this computer")
+        self.backend.setToolTip("An OpenAI-compatible server: llama.cpp, vLLM, Ollama, LM Studio")
+        self.backend_warning = QLabel("")
+        self.backend_warning.setWordWrap(True)
+        self.backend_warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.backend.textChanged.connect(self._on_backend_text_changed)
+        self._on_backend_text_changed(self.backend.text())
 
         form = QFormLayout()
         rows = (("CPU threads", self.threads), ("Context size (tokens)", self.n_ctx), ("GPU layers", self.gpu_layers),
                 ("Temperature", self.temperature), ("Program time limit", self.time_s),
-                ("Program memory limit", self.memory_mb))  # fmt: skip
+                ("Program memory limit", self.memory_mb), ("Server (optional)", self.backend),
+                ("", self.backend_warning))  # fmt: skip
         for label, widget in rows:
             form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -129,7 +139,29 @@ class SettingsDialog(QDialog):
             temperature=round(self.temperature.value(), 2),
             time_s=self.time_s.value(),
             memory_mb=self.memory_mb.value(),
+            backend_url=self.backend.text().strip() or None,
         )
+
+    def accept(self) -> None:
+        try:
+            self.result_settings()
+        except ValueError as exc:  # only the server address can be invalid: the other fields are bounded
+            self.backend_warning.setText(f"{str(exc).capitalize()}.")
+            self.backend.setFocus()
+            return
+        super().accept()
+
+    def _on_backend_text_changed(self, text: str) -> None:
+        from models.remote import privacy_warning
+
+        url = text.strip()
+        if not url:
+            self.backend_warning.setText("")
+        elif not url.startswith(("http://", "https://")):
+            self.backend_warning.setText("The address must start with http:// or https://")
+        else:
+            warning = privacy_warning(url)
+            self.backend_warning.setText(f"Warning: {warning}." if warning else "This computer: nothing leaves it.")
 
     def add_model_file(self, path: Path) -> bool:
         """Inspect a GGUF file and select it; False (and the reason shown) if it is unusable."""

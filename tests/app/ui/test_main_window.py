@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QTreeWidget
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus
@@ -217,3 +217,80 @@ def test_a_model_that_cannot_load_is_explained(qtbot: QtBot, tmp_path: Path) -> 
     window.solve()
     assert "not loaded" in window.status_label.text()
     window.close()
+
+
+def test_the_picker_offers_every_method_and_a_vote_is_shown(qtbot: QtBot, make_window: WindowMaker) -> None:
+    replies = ["```python\nprint(12)\n```", "```python\nprint(10)\n```", "```python\nprint(12.0)\n```"]
+    model = ScriptedModel([*replies, "```python\nprint(1/0)\n```", "```python\nprint(10 + 2)\n```"])
+    window = make_window(model)
+    keys = [window.method.itemData(i) for i in range(window.method.count())]
+    assert {"pal", "pot", "cot", "sc-pal", "pal+shots"} <= set(keys)
+    window.method.setCurrentIndex(keys.index("sc-pal"))
+    window.question.setPlainText("What is 3 * 4?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "12"
+    assert window.output_pane.votes.isVisible()
+    assert window.output_pane.votes.text() == "Vote of 5 programs: 12 ×3, 10 ×1; 1 failed"
+    assert len(model.calls) == 5
+
+
+def test_chain_of_thought_shows_its_reasoning_and_a_fallback_is_labelled(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    model = ScriptedModel(["Three fours are 12.\nAnswer: 12", "```python\nprint(1/0)\n```", "So it is 7.\nAnswer: 7"])
+    window = make_window(model)
+    keys = [window.method.itemData(i) for i in range(window.method.count())]
+    window.method.setCurrentIndex(keys.index("cot"))
+    window.question.setPlainText("What is 3 * 4?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "12"
+    assert "Three fours are 12." in window.output.toPlainText()
+    assert not window.output_pane.votes.isVisible()
+    window.method.setCurrentIndex(keys.index("sc-pal+shots+fallback"))
+    window.controller.model = ScriptedModel(["```python\nprint(1/0)\n```"] * 5 + ["So it is 7.\nAnswer: 7"])
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "7"
+    assert "chain of thought's, not a program's" in window.output_pane.votes.text()
+
+
+def test_chain_of_code_marks_emulated_lines_and_iipc_shows_its_timeline(qtbot: QtBot, make_window: WindowMaker) -> None:
+    program = "```python\nitems = ['plum', 'onion']\nanswer = 0\nfor name in items:\n"
+    program += "    if is_fruit(name):\n        answer += 1\n```"
+    model = ScriptedModel([program, '{"value": true}', '{"value": false}'])
+    window = make_window(model)
+    keys = [window.method.itemData(i) for i in range(window.method.count())]
+    window.method.setCurrentIndex(keys.index("coc"))
+    window.question.setPlainText("How many fruits?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "1"
+    assert window.editor.emulated_lines == frozenset({4})
+    emulated = [s for s in window.editor.extraSelections() if s.format.background().color().name() == "#ece0ff"]
+    assert len(emulated) == 1 and emulated[0].cursor.blockNumber() == 3
+    steps = window.output_pane.steps
+    assert top_level_texts(steps)[:2] == ["4 steps ran in Python, 2 were emulated", "line 4, emulated: value = True"]
+
+    window.controller.model = ScriptedModel([
+        "1. two numbers", "```python\nprint(2 + 3)\n```", "Verdict: VALID\nReflection: none", "2 + 3 = 5\nAnswer: 5",
+        "Answer: 5",
+    ])  # fmt: skip
+    window.method.setCurrentIndex(keys.index("iipc"))
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "5"
+    assert window.editor.emulated_lines == frozenset()
+    titles = top_level_texts(steps)
+    assert titles[0] == "Key propositions" and "✓ Validation 1: valid" in titles
+    assert titles[-1].startswith("✓ Integration")
+    first = steps.topLevelItem(0)
+    detail = first.child(0) if first is not None else None
+    assert detail is not None and detail.text(0) == "1. two numbers"  # expands to the full text
+    assert window.output_pane.tabs.currentWidget() is steps
+
+
+def top_level_texts(tree: QTreeWidget) -> list[str]:
+    items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    return [item.text(0) for item in items if item is not None]

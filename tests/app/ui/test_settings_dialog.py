@@ -66,3 +66,18 @@ def test_applying_settings_saves_them_and_reloads_the_model(
         window.run_program()
     assert ran.args[0].status is Status.TIMEOUT
     assert ran.args[0].duration_s < 1.5  # the time limit from the settings
+
+
+def test_a_server_address_is_checked_and_other_machines_are_flagged(qtbot: QtBot, private_data: Path) -> None:
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.backend.setText("http://127.0.0.1:8080")
+    assert "nothing leaves it" in dialog.backend_warning.text()
+    assert dialog.result_settings().backend_url == "http://127.0.0.1:8080"
+    dialog.backend.setText("https://gpu-box.example.org")
+    assert "not this machine" in dialog.backend_warning.text()
+    dialog.backend.setText("gpu-box:8080")
+    dialog.accept()  # refused: the dialog stays open and says why
+    assert dialog.result() == 0 and "http://" in dialog.backend_warning.text()
+    dialog.backend.setText("")
+    assert dialog.result_settings().backend_url is None

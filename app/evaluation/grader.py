@@ -1,0 +1,84 @@
+"""Is a predicted answer the gold one?
+
+Numbers compare by value after normalising ($, %, thousands separators, units words, fractions;
+`18.0` == `18`; relative tolerance 1e-4). Multiple-choice golds ("B", "(B)") compare letters.
+Other text compares case- and space-folded, and — only when a sandbox is given — by symbolic
+equivalence computed by sympy *inside the sandbox*: model text is never parsed by sympy here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from app.reasoning.numbers import number_in
+from sandbox import Sandbox
+
+RELATIVE_TOLERANCE = 1e-4
+MAX_SYMBOLIC_CHARS = 500
+_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
+_STATED_CHOICE = re.compile(
+    r"^\s*\(?([A-E])\)?(?:$|[\s.:)])|(?:answer|option|choice)\s*(?:is)?\s*:?\s*\(?([A-E])\)?\b", re.IGNORECASE
+)
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?")
+# What a numeric gold may carry around its number (currency, percent, separators, units words).
+_DECORATIONS = re.compile(r"[$%,\s]|dollars?|cents?|percent", re.IGNORECASE)
+_SYMBOLIC_PROGRAM = """\
+import json
+import sympy
+from sympy.parsing.sympy_parser import (
+    convert_xor, implicit_multiplication_application, parse_expr, standard_transformations,
+)
+left, right = json.loads({data})
+rules = standard_transformations + (implicit_multiplication_application, convert_xor)
+ans = sympy.simplify(parse_expr(left, transformations=rules) - parse_expr(right, transformations=rules)) == 0
+"""
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    how: str  # "number", "choice", "text", "symbolic" or "missing"
+
+
+def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> Grade:
+    if predicted is None or not predicted.strip():
+        return Grade(False, "missing")
+    choice = _CHOICE.match(gold.strip())
+    if choice:
+        return Grade(stated_choice(predicted) == choice.group(1).upper(), "choice")
+    gold_number = number_in(gold)
+    if gold_number is not None and _PLAIN_NUMBER.fullmatch(_DECORATIONS.sub("", gold)):
+        value = number_in(predicted)
+        return Grade(value is not None and numbers_equal(value, gold_number), "number")
+    if _folded(predicted) == _folded(gold):
+        return Grade(True, "text")
+    if sandbox is not None and max(len(predicted), len(gold)) <= MAX_SYMBOLIC_CHARS:
+        return Grade(symbolically_equal(predicted, gold, sandbox), "symbolic")
+    return Grade(False, "text")
+
+
+def numbers_equal(a: float, b: float) -> bool:
+    return abs(a - b) <= RELATIVE_TOLERANCE * max(abs(a), abs(b), 1e-12) or a == b
+
+
+def stated_choice(text: str) -> str | None:
+    """The option letter an answer names: "B", "(B) 42", "The answer is B"."""
+    match = _STATED_CHOICE.search(text.strip())
+    if not match:
+        return None
+    return (match.group(1) or match.group(2)).upper()
+
+
+def symbolically_equal(left: str, right: str, sandbox: Sandbox) -> bool:
+    """sympy decides, in the sandbox, whether two expressions are equal; any failure is False."""
+    data = repr(json.dumps([left, right]))  # a Python string literal, however the text is written
+    result = sandbox.run(_SYMBOLIC_PROGRAM.format(data=data), time_s=5.0, capture=("ans",))
+    value = result.values.get("ans")
+    return result.ok and value is not None and value.json is True
+
+
+def _folded(text: str) -> str:
+    """Case, spaces, currency and a leading article do not matter: "The blue whale." == "blue whale"."""
+    return _DECORATIONS.sub("", re.sub(r"^\s*(the|a|an)\s+", "", text.casefold())).rstrip(".")

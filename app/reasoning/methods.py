@@ -1,0 +1,206 @@
+"""The methods a user can pick, by name, and one `solve` that runs any of them.
+
+A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`, and an `sc-` (or
+`scK-`) prefix for self-consistency:
+
+    pal+repair   PAL; one repair call when the program fails
+    pal+shots    PAL with the longer prompt of worked examples (also pot+shots)
+    pal+grammar  the reply is forced to be exactly one fenced Python block (pot: one assigning ans)
+    pot+nocomment  tokens starting with `#` biased by -2 (the PoT paper's zero-shot setting)
+    pot+finish   PoT with the finishing step
+    +fallback    when every program fails, answer by chain of thought (labelled as such)
+    sc-pal       k sampled programs (temperature 0.7, top-p 0.95), majority vote over answers
+    coc          Chain of Code: lines that cannot run are emulated by the model
+    iipc         Iteratively Improved Program Construction
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from app.reasoning.coc import solve_coc
+from app.reasoning.cot import solve_cot
+from app.reasoning.events import EventHandler
+from app.reasoning.iipc import solve_iipc
+from app.reasoning.numbers import vote_key
+from app.reasoning.pal import solve_pal
+from app.reasoning.pot import solve_pot
+from app.reasoning.session import CancelToken, Sampling
+from app.reasoning.solution import Solution, SolveStatus, Vote
+from app.reasoning.solve_log import log_solution
+from models.types import LanguageModel
+from sandbox import Sandbox
+
+BASES = ("pal", "pot", "cot", "coc", "iipc")
+OPTIONS = {
+    "pal": ("repair", "shots", "grammar", "fallback"),
+    "pot": ("finish", "shots", "grammar", "nocomment", "fallback"),
+    "cot": (),
+    "coc": (),  # falls back to chain of thought by itself, as in the paper
+    "iipc": (),
+}
+DEFAULT_SAMPLES = 5
+DEFAULT_METHOD = "pal"  # the measured best that answers at laptop speed (docs/results.md)
+METHODS_HELP = (
+    "pal, pot, cot, coc, iipc; +options (repair, shots, grammar, fallback; pot: finish, nocomment); sc-pal, sc-pot"
+)
+SAMPLING = Sampling(temperature=0.7, top_p=0.95)
+_NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
+# Statuses after which trying again (another sample, the fallback) makes no sense.
+_FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDBOX_UNAVAILABLE, SolveStatus.MODEL_ERROR}
+
+# What the window's method picker offers, in order: (name, label).
+PICKER = (
+    ("pal", "PAL — the program prints the answer"),
+    ("pal+shots", "PAL, more worked examples"),
+    ("pot", "Program of Thoughts — the program sets ans"),
+    ("pot+finish", "PoT + finishing step"),
+    ("pot+shots", "PoT, more worked examples"),
+    ("cot", "Chain of thought (no program)"),
+    ("sc-pal", "PAL × 5, majority vote"),
+    ("sc-pot", "PoT × 5, majority vote"),
+    ("sc-pal+shots+fallback", "PAL × 5 with examples, vote, CoT fallback"),
+    ("coc", "Chain of Code — the model emulates what cannot run"),
+    ("iipc", "IIPC — propositions, program, validation, integration"),
+)
+
+
+class MethodError(ValueError):
+    """A method name that does not exist; the message lists what does."""
+
+
+@dataclass(frozen=True)
+class Method:
+    base: str
+    options: frozenset[str] = frozenset()
+    samples: int = 1  # more than 1: self-consistency
+
+    @staticmethod
+    def parse(name: str) -> Method:
+        match = _NAME.match(name.strip().lower())
+        if not match or match.group(2) not in BASES:
+            raise MethodError(f"unknown method {name!r}: a base ({', '.join(BASES)}) with options, see --help")
+        count, base, tail = match.groups()
+        options = frozenset(option for option in tail.split("+") if option)
+        unknown = options - set(OPTIONS[base])
+        if unknown:
+            allowed = ", ".join(OPTIONS[base]) or "none"
+            raise MethodError(f"{base} has no option {', '.join(sorted(unknown))} (its options: {allowed})")
+        if count is not None and base not in ("pal", "pot"):
+            raise MethodError("self-consistency votes over programs: use sc-pal or sc-pot")
+        samples = int(count) if count else DEFAULT_SAMPLES if count is not None else 1
+        if count is not None and samples < 2:
+            raise MethodError("self-consistency needs at least 2 samples")
+        return Method(base, options, samples)
+
+    @property
+    def name(self) -> str:
+        prefix = "" if self.samples == 1 else "sc-" if self.samples == DEFAULT_SAMPLES else f"sc{self.samples}-"
+        ordered = [option for option in OPTIONS[self.base] if option in self.options]
+        return prefix + "+".join([self.base, *ordered])
+
+    @property
+    def uses_programs(self) -> bool:
+        return self.base != "cot"
+
+
+def solve(
+    question: str,
+    method: Method | str,
+    model: LanguageModel,
+    sandbox: Sandbox,
+    *,
+    time_s: float = 5.0,
+    memory_mb: int = 512,
+    temperature: float = 0.0,
+    on_event: EventHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> Solution:
+    """Answer `question` with `method`; the `Solution` carries its name, votes and fallback."""
+    spec = Method.parse(method) if isinstance(method, str) else method
+    cancel = cancel or CancelToken()
+
+    def once(sampling: Sampling) -> Solution:
+        common = {"sampling": sampling, "on_event": on_event, "cancel": cancel, "log": False}
+        if spec.base == "cot":
+            return solve_cot(question, model, sandbox, **common)  # type: ignore[arg-type]
+        if spec.base == "coc":
+            return solve_coc(question, model, sandbox, time_s=time_s, memory_mb=memory_mb, **common)  # type: ignore[arg-type]
+        if spec.base == "iipc":
+            return solve_iipc(question, model, sandbox, time_s=time_s, memory_mb=memory_mb, **common)  # type: ignore[arg-type]
+        shared = {"shots": "shots" in spec.options, "grammar": "grammar" in spec.options}
+        limits = {"time_s": time_s, "memory_mb": memory_mb}
+        if spec.base == "pal":
+            return solve_pal(question, model, sandbox, repair="repair" in spec.options, **shared, **limits, **common)  # type: ignore[arg-type]
+        return solve_pot(
+            question, model, sandbox, finish="finish" in spec.options, nocomment="nocomment" in spec.options,
+            **shared, **limits, **common,  # type: ignore[arg-type]
+        )  # fmt: skip
+
+    if spec.samples == 1:
+        solution = once(Sampling(temperature))
+    else:
+        samples: list[Solution] = []
+        for index in range(spec.samples):  # each sample its own seed: a vote is repeatable
+            samples.append(once(replace(SAMPLING, seed=index + 1)))
+            if samples[-1].status in _FINAL:
+                break
+        solution = _vote(samples)
+    if "fallback" in spec.options and not solution.answered and solution.status not in _FINAL:
+        solution = _fall_back(
+            solution, solve_cot(question, model, sandbox, on_event=on_event, cancel=cancel, log=False)
+        )
+    solution = replace(solution, method=spec.name)
+    log_solution(solution)
+    return solution
+
+
+def vote(answers: list[str | None]) -> list[Vote]:
+    """Answers by count, most first, ties in the order first seen; None (failures) not counted.
+    Answers meaning the same number (18, 18.0, $18) share a vote under the first one's text."""
+    keys = [vote_key(a) if a is not None else None for a in answers]
+    first_text: dict[str, str] = {}
+    for answer, key in zip(answers, keys, strict=True):
+        if answer is not None and key is not None:
+            first_text.setdefault(key, answer)
+    counts = Counter(key for key in keys if key is not None)
+    order = list(first_text)  # dicts keep insertion order: first seen first
+    ranked = sorted(order, key=lambda key: (-counts[key], order.index(key)))
+    return [Vote(first_text[key], counts[key]) for key in ranked]
+
+
+def _vote(samples: list[Solution]) -> Solution:
+    """The samples combined: the winner's working, everyone's calls and programs, the tally."""
+    votes = vote([s.answer if s.answered else None for s in samples])
+    if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
+        chosen, votes = samples[-1], []
+    elif votes:
+        winner_key = vote_key(votes[0].answer)
+        chosen = next(s for s in samples if s.answered and vote_key(s.answer or "") == winner_key)
+    else:
+        chosen = samples[-1]
+    return replace(
+        chosen,
+        answer=votes[0].answer if votes else None,
+        calls=tuple(call for s in samples for call in s.calls),
+        programs=tuple(program for s in samples for program in s.programs),
+        duration_s=sum(s.duration_s for s in samples),
+        votes=tuple(votes),
+        samples=len(samples),
+    )
+
+
+def _fall_back(failed: Solution, reasoning: Solution) -> Solution:
+    """Chain of thought's answer after every program failed; the programs stay as the working."""
+    return replace(
+        failed,
+        status=reasoning.status,
+        answer=reasoning.answer,
+        error=failed.error if reasoning.answered else reasoning.error,
+        calls=failed.calls + reasoning.calls,
+        finish_reply=reasoning.finish_reply,
+        duration_s=failed.duration_s + reasoning.duration_s,
+        fallback_used=True,
+    )

@@ -1,0 +1,184 @@
+"""`RemoteModel`: an OpenAI-compatible server (llama.cpp's, llama-cpp-python's, vLLM, Ollama,
+LM Studio) instead of the in-process model, for users who outgrow one laptop.
+
+Chat completions are streamed (server-sent events) with the standard library's HTTP client;
+every line and reply is size-capped and parsed as JSON, nothing more. Several generations may
+run at once (the evaluator sends concurrent requests); `cancel()` stops all that are in flight.
+A GBNF `grammar` is passed in the request body, as llama.cpp's servers accept it; biasing tokens
+by their text needs the tokenizer, which a server does not expose, so it is refused clearly.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import itertools
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from models.types import FinishReason, Generation, GenerationRequest, ModelError
+
+MAX_LINE_BYTES = 1_000_000
+MAX_REPLY_CHARS = 200_000
+_LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+
+
+def privacy_warning(url: str) -> str | None:
+    """A warning when `url` is not on this machine (questions would leave it), else None."""
+    host = urlsplit(url if "//" in url else f"http://{url}").hostname or ""
+    if host in _LOCAL_NAMES:
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return f"{host or url} is not this machine: questions and programs will be sent there"
+
+
+class RemoteModel:
+    """A model behind an OpenAI-compatible HTTP API. Implements `models.types.LanguageModel`."""
+
+    def __init__(self, url: str, *, model: str | None = None, api_key: str | None = None, timeout_s: float = 600.0):
+        base = (url if "//" in url else f"http://{url}").rstrip("/")
+        self.base_url = base if base.endswith("/v1") else f"{base}/v1"
+        self.model, self.api_key, self.timeout_s = model, api_key, timeout_s
+        self._ids = itertools.count(1)
+        self._cancelled_below = 0  # generations with a smaller id were cancelled
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return f"{self.model or 'model'} at {urlsplit(self.base_url).netloc}"
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled_below = next(self._ids)
+
+    def close(self) -> None:
+        self.cancel()
+
+    def _is_cancelled(self, generation_id: int) -> bool:
+        with self._lock:
+            return generation_id < self._cancelled_below
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        if request.token_bias:
+            raise ModelError(f"{self.name} cannot bias tokens by their text (a server does not share its tokenizer)")
+        with self._lock:
+            generation_id = next(self._ids)
+        started = time.perf_counter()
+        first: float | None = None
+        parts: list[str] = []
+        usage: dict[str, Any] = {}
+        finish: FinishReason = "stop"
+        chunks = 0
+        with self._open(request) as response:
+            for payload in _events(response):
+                if self._is_cancelled(generation_id):
+                    finish = "cancelled"
+                    break
+                usage = payload.get("usage") or usage
+                for choice in payload.get("choices") or []:
+                    text = _text_of(choice)
+                    if text:
+                        first = first or time.perf_counter()
+                        chunks += 1
+                        parts.append(text)
+                        if sum(map(len, parts)) > MAX_REPLY_CHARS:
+                            raise ModelError(f"{self.name} sent a reply longer than {MAX_REPLY_CHARS:,} characters")
+                        yield text
+                    if choice.get("finish_reason") == "length":
+                        finish = "length"
+        ended = time.perf_counter()
+        first = first or ended
+        yield Generation(
+            text="".join(parts),
+            prompt_tokens=_count(usage.get("prompt_tokens")),
+            cached_prompt_tokens=0,
+            completion_tokens=_count(usage.get("completion_tokens")) or chunks,  # servers stream a token a chunk
+            prompt_eval_s=first - started,
+            decode_s=ended - first,
+            finish_reason=finish,
+        )
+
+    def _open(self, request: GenerationRequest) -> Any:
+        body: dict[str, Any] = {
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "top_p": request.top_p,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if request.prompt is not None:
+            endpoint, body["prompt"] = "completions", request.prompt
+        else:
+            endpoint = "chat/completions"
+            body["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
+        if self.model:
+            body["model"] = self.model
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if request.stop:
+            body["stop"] = list(request.stop)
+        if request.grammar:
+            body["grammar"] = request.grammar
+        if request.logit_bias:
+            body["logit_bias"] = {str(token): bias for token, bias in request.logit_bias.items()}
+        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        http = urllib.request.Request(
+            f"{self.base_url}/{endpoint}", data=json.dumps(body).encode(), headers=headers, method="POST"
+        )
+        try:
+            return urllib.request.urlopen(http, timeout=self.timeout_s)
+        except urllib.error.HTTPError as exc:
+            detail = exc.read(2000).decode("utf-8", errors="replace")
+            raise ModelError(f"{self.name} refused the request (HTTP {exc.code}): {detail}") from exc
+        except (urllib.error.URLError, OSError) as exc:
+            raise ModelError(f"cannot reach the server at {self.base_url}: {exc}") from exc
+
+
+def _events(response: Any) -> Iterator[dict[str, Any]]:
+    """The JSON payloads of a server-sent event stream, until `[DONE]`."""
+    while True:
+        try:
+            line = response.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:
+            raise ModelError(f"the server's stream broke off: {exc}") from exc
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES:
+            raise ModelError("the server sent an event longer than 1 MB")
+        line = line.strip()
+        if not line.startswith(b"data:"):
+            continue
+        data = line[5:].strip()
+        if data == b"[DONE]":
+            return
+        try:
+            payload = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"the server sent an event that is not JSON: {data[:200]!r}") from exc
+        if isinstance(payload, dict):
+            if "error" in payload:
+                raise ModelError(f"the server reported an error: {str(payload['error'])[:500]}")
+            yield payload
+
+
+def _text_of(choice: Any) -> str:
+    if not isinstance(choice, dict):
+        return ""
+    delta = choice.get("delta")
+    text = delta.get("content") if isinstance(delta, dict) else choice.get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0

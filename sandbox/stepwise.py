@@ -1,0 +1,213 @@
+"""Chain of Code's interpreter: run a program statement by statement, and when a statement (or
+the test of an `if`/`while`, or the iterable of a `for`) cannot run in Python, ask the host to
+*emulate* it — the host's language model answers with the new values of variables (or the
+expression's value) as JSON, which are put into the program's state so it runs on.
+
+Runs inside the sandbox child, after lock-down. Loops and conditionals are walked here (so a
+call that cannot execute inside a loop is emulated on every iteration); other statements
+(assignments, calls, `def`, `try` …) run whole in Python. `steps` records which lines ran in
+Python and which were emulated, with the values emulation set.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+from sandbox.program import PROGRAM_FILENAME, Outcome, describe_exception
+from sandbox.values import cap, safe_repr
+
+MAX_STEPS_RECORDED = 500
+MAX_STATE_CHARS = 16_000
+VALUE_CHARS = 300
+STATEMENT_CHARS = 2000
+
+Ask = Callable[[dict[str, Any]], dict[str, Any]]  # an emulation request -> the host's reply
+
+
+class EmulationFailed(Exception):
+    """The host could not emulate a statement (the model's reply was unusable, a limit was hit)."""
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class Stepwise:
+    def __init__(self, code: str, namespace: dict[str, Any], ask: Ask) -> None:
+        self.code, self.namespace, self.ask = code, namespace, ask
+        self.steps: list[dict[str, Any]] = []
+        self.emulations = 0
+        self.emulating_line: int | None = None
+
+    def run(self) -> Outcome:
+        try:
+            tree = ast.parse(self.code, PROGRAM_FILENAME)
+            self._block(tree.body)
+        except EmulationFailed as exc:
+            return Outcome("error", f"EmulationFailed: {exc}", self.emulating_line)
+        except (_Break, _Continue):
+            return Outcome("error", "SyntaxError: 'break' or 'continue' outside a loop")
+        except SystemExit as exc:
+            return Outcome("ok") if exc.code in (None, 0) else Outcome("error", f"exited with status {exc.code!r}")
+        except MemoryError:
+            return Outcome("memory", "MemoryError: the program ran out of its memory limit")
+        except BaseException as exc:
+            return describe_exception(exc)
+        return Outcome("ok")
+
+    def _block(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            self._statement(statement)
+
+    def _statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.If):
+            self._block(node.body if self._expression(node.test, node) else node.orelse)
+        elif isinstance(node, ast.For):
+            self._for(node)
+        elif isinstance(node, ast.While):
+            self._while(node)
+        elif isinstance(node, ast.Break):
+            raise _Break
+        elif isinstance(node, ast.Continue):
+            raise _Continue
+        else:
+            self._simple(node)
+
+    def _for(self, node: ast.For) -> None:
+        for item in self._expression(node.iter, node):
+            self.namespace["__coc_item__"] = item
+            self._run_python(ast.Assign(targets=[node.target], value=ast.Name("__coc_item__", ast.Load())), node)
+            try:
+                self._block(node.body)
+            except _Break:
+                return
+            except _Continue:
+                continue
+        self._block(node.orelse)
+
+    def _while(self, node: ast.While) -> None:
+        while self._expression(node.test, node):
+            try:
+                self._block(node.body)
+            except _Break:
+                return
+            except _Continue:
+                continue
+        self._block(node.orelse)
+
+    def _expression(self, expression: ast.expr, owner: ast.stmt) -> Any:
+        """The value of a loop's or conditional's expression; emulated when Python cannot compute it."""
+        compiled = compile(ast.fix_missing_locations(ast.copy_location(ast.Expression(expression), owner)),
+                           PROGRAM_FILENAME, "eval", dont_inherit=True)  # fmt: skip
+        try:
+            value = eval(compiled, self.namespace)  # the program's own code, in the locked-down child
+        except (SystemExit, MemoryError):
+            raise
+        except Exception as exc:
+            reply = self._emulate(owner, exc, expression)
+            if "value" not in reply:
+                raise EmulationFailed("the emulation reply has no value for the expression") from exc
+            self._record(owner, "emulated", {"value": reply["value"]})
+            return reply["value"]
+        self._record(owner, "python")
+        return value
+
+    def _simple(self, node: ast.stmt) -> None:
+        try:
+            self._run_python(node, node)
+        except (SystemExit, MemoryError, _Break, _Continue):
+            raise
+        except Exception as exc:
+            reply = self._emulate(node, exc)
+            updates = reply.get("values")
+            if not isinstance(updates, dict):
+                raise EmulationFailed("the emulation reply has no values") from exc
+            for name, value in updates.items():
+                if not (isinstance(name, str) and name.isidentifier()):
+                    raise EmulationFailed(f"the emulation reply names an invalid variable {name!r}") from exc
+                self.namespace[name] = value
+            self._record(node, "emulated", updates)
+            return
+        self._record(node, "python")
+
+    def _run_python(self, node: ast.stmt, owner: ast.stmt) -> None:
+        module = ast.Module(body=[ast.copy_location(node, owner)], type_ignores=[])
+        exec(compile(ast.fix_missing_locations(module), PROGRAM_FILENAME, "exec", dont_inherit=True), self.namespace)
+
+    def _emulate(self, node: ast.stmt, error: Exception, expression: ast.expr | None = None) -> dict[str, Any]:
+        self.emulations += 1
+        self.emulating_line = node.lineno
+        text = ast.get_source_segment(self.code, node) or ast.unparse(node)
+        if isinstance(node, ast.If | ast.For | ast.While):  # only the header: its body runs line by line
+            text = text.splitlines()[0]
+        request = {
+            "op": "emulate",
+            "line": node.lineno,
+            "statement": text[:STATEMENT_CHARS],
+            "expression": ast.unparse(expression) if expression is not None else None,
+            # the failing code with the simple values it reads written in: is_fruit('lemon')
+            "concrete": cap(ast.unparse(_Concrete(self.namespace).visit(_copy(expression or node))), STATEMENT_CHARS),
+            "error": cap(f"{type(error).__name__}: {_message(error)}", 300),
+            "state": self.state(),
+        }
+        reply = self.ask(request)
+        if "error" in reply:
+            raise EmulationFailed(str(reply["error"])[:500])
+        return reply
+
+    def state(self) -> dict[str, str]:
+        """The program's variables as short reprs (modules, functions and dunders left out)."""
+        shown: dict[str, str] = {}
+        size = 0
+        for name, value in self.namespace.items():
+            if name.startswith("__") or callable(value) or type(value).__name__ == "module":
+                continue
+            text = cap(safe_repr(value), VALUE_CHARS)
+            size += len(name) + len(text)
+            if size > MAX_STATE_CHARS:
+                break
+            shown[name] = text
+        return shown
+
+    def _record(self, node: ast.stmt, how: str, values: dict[str, Any] | None = None) -> None:
+        if len(self.steps) >= MAX_STEPS_RECORDED:
+            return
+        step: dict[str, Any] = {"line": node.lineno, "how": how}
+        if values is not None:
+            step["values"] = {name: cap(safe_repr(value), VALUE_CHARS) for name, value in list(values.items())[:50]}
+        self.steps.append(step)
+
+
+class _Concrete(ast.NodeTransformer):
+    """Replaces names that are read by their values when those are short plain constants."""
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self.namespace = namespace
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        value = self.namespace.get(node.id)
+        plain = isinstance(value, str | int | float | bool) and len(repr(value)) <= 100
+        if isinstance(node.ctx, ast.Load) and node.id in self.namespace and plain:
+            return ast.copy_location(ast.Constant(value), node)
+        return node
+
+
+def _copy(node: ast.AST) -> ast.AST:
+    """A deep copy of a syntax tree (parsing its text again, so the original stays untouched)."""
+    tree = ast.parse(ast.unparse(node))
+    if isinstance(node, ast.expr):
+        return tree.body[0].value  # type: ignore[attr-defined, no-any-return]
+    return tree.body[0]
+
+
+def _message(error: Exception) -> str:
+    try:
+        return str(error)
+    except Exception:  # a program's own exception class may fail even at this
+        return "(its message could not be shown)"

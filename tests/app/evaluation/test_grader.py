@@ -1,0 +1,85 @@
+"""The grader: numbers however they are written, choices, fractions, and symbolic equivalence
+decided in the real sandbox (never by sympy in this process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.evaluation.grader import grade, stated_choice
+from sandbox import Sandbox
+
+
+@pytest.mark.parametrize(
+    ("predicted", "gold"),
+    [
+        ("18", "18"),
+        ("18.0", "18"),
+        ("$18.00", "18"),
+        ("18 dollars", "18"),
+        ("The answer is 18.", "18"),
+        ("1,234", "1234"),
+        ("$1,234.50", "1234.5"),
+        ("75%", "75"),
+        ("3/4", "0.75"),
+        ("0.75", "3/4"),
+        ("-5", "-5"),
+        ("100000.00001", "100000"),  # within the relative tolerance of 1e-4
+        ("2.0500000000000003", "2.05"),
+        ("(B) 42", "B"),
+        ("B", "(B)"),
+        ("The answer is C", "C"),
+        ("Paris", "paris"),
+        ("The blue whale.", "blue whale"),
+    ],
+)
+def test_equal(predicted: str, gold: str) -> None:
+    assert grade(predicted, gold).correct
+
+
+@pytest.mark.parametrize(
+    ("predicted", "gold"),
+    [
+        ("17", "18"),
+        ("18.01", "18"),  # 5.6e-4 relative: outside the tolerance
+        ("1,235", "1234"),
+        (None, "18"),
+        ("", "18"),
+        ("no idea", "18"),
+        ("12 apples and 5 pears", "12"),  # the last number is the one stated
+        ("(A) 42", "B"),
+        ("London", "Paris"),
+        ("x + 1", "1 + x"),  # without a sandbox, text is only compared as text
+    ],
+)
+def test_not_equal(predicted: str | None, gold: str) -> None:
+    assert not grade(predicted, gold).correct
+
+
+def test_missing_answer_is_said() -> None:
+    assert grade(None, "3").how == "missing"
+    assert grade("3", "3").how == "number"
+
+
+def test_choice_letters() -> None:
+    assert stated_choice("(D)") == "D"
+    assert stated_choice("option b, because") == "B"
+    assert stated_choice("42") is None
+
+
+def test_symbolic_equivalence_runs_in_the_sandbox(sandbox: Sandbox) -> None:
+    assert grade("(x+1)^2", "x^2 + 2x + 1", sandbox) == grade("sqrt(2)/2", "1/sqrt(2)", sandbox)
+    assert grade("(x+1)^2", "x^2 + 2x + 1", sandbox).how == "symbolic"
+    assert grade("(x+1)^2", "x^2 + 2x + 1", sandbox).correct
+    assert not grade("x^2", "x^3", sandbox).correct
+
+
+def test_hostile_text_is_only_ever_parsed_in_the_sandbox(sandbox: Sandbox, tmp_path: Path) -> None:
+    marker = f"{tmp_path}/pwned"
+    attack = f"__import__('os').system('touch {marker}')"
+    assert not grade(attack, "x", sandbox).correct
+    assert not grade('"); import os; os.system("id"); ("', "x", sandbox).correct
+    import os
+
+    assert not os.path.exists(marker)

@@ -1,0 +1,36 @@
+"""The newer methods once each on the real embedded model (short questions: it decodes about
+10 tokens a second here): the grammar, Chain of Code's emulation, IIPC's whole construction."""
+
+from __future__ import annotations
+
+from app.reasoning.methods import solve
+from app.reasoning.solution import SolveStatus
+from models.local import LocalModel
+from sandbox import Sandbox
+
+
+def test_the_grammar_forces_exactly_one_fenced_block(local_model: LocalModel, sandbox: Sandbox) -> None:
+    solution = solve("Say hello, then compute 6 * 7.", "pal+grammar", local_model, sandbox)
+    reply = solution.calls[0].reply
+    assert reply.startswith("```python\n") and reply.endswith("```")
+    assert reply.count("```") == 2
+    assert (solution.answer or "").splitlines()[-1] == "42"  # it may print the hello too, inside the program
+
+
+def test_chain_of_code_emulates_a_judgement(local_model: LocalModel, sandbox: Sandbox) -> None:
+    question = "I have a lemon, a cabbage, two plums and an onion. How many fruits do I have?"
+    solution = solve(question, "coc", local_model, sandbox)
+    assert solution.status is SolveStatus.ANSWERED, solution.error
+    assert not solution.fallback_used
+    assert any(step.emulated for step in solution.code_steps)
+    assert "emulate" in [call.purpose for call in solution.calls]
+    assert solution.answer is not None and solution.answer.isdigit()
+
+
+def test_iipc_runs_its_whole_construction(local_model: LocalModel, sandbox: Sandbox) -> None:
+    question = "Tom has 3 boxes of 12 eggs and breaks 5. How many eggs are left?"
+    solution = solve(question, "iipc", local_model, sandbox)
+    kinds = [step.kind for step in solution.timeline]
+    assert kinds[0] == "propositions" and kinds[-2:] == ["reasoning", "integration"]
+    assert {"program", "run", "validation"} <= set(kinds)
+    assert solution.answer == "31"

@@ -1,0 +1,155 @@
+"""Method names, self-consistency voting, chain of thought and the CoT fallback
+(ScriptedModel for the model, the real sandbox for the programs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.reasoning.methods import PICKER, Method, MethodError, solve, vote
+from app.reasoning.prompts import messages
+from app.reasoning.session import CancelToken
+from app.reasoning.solution import SolveStatus, Vote
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+
+def pal(expression: str) -> str:
+    return f"```python\nprint({expression})\n```"
+
+
+def pot(expression: str) -> str:
+    return f"```python\nans = {expression}\n```"
+
+
+FAILS = "```python\nprint(1 / 0)\n```"
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical", "samples"),
+    [
+        ("pal", "pal", 1),
+        ("PAL+Repair", "pal+repair", 1),
+        ("pal+fallback+shots", "pal+shots+fallback", 1),
+        ("sc-pot", "sc-pot", 5),
+        ("sc3-pal+shots", "sc3-pal+shots", 3),
+        ("pot+nocomment+grammar", "pot+grammar+nocomment", 1),
+        ("cot", "cot", 1),
+    ],
+)
+def test_method_names(name: str, canonical: str, samples: int) -> None:
+    method = Method.parse(name)
+    assert method.name == canonical
+    assert method.samples == samples
+    assert Method.parse(method.name) == method
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("palx", "unknown method"),
+        ("pal+finish", "pal has no option finish"),
+        ("cot+repair", "cot has no option repair"),
+        ("sc-cot", "votes over programs"),
+        ("sc1-pal", "at least 2"),
+    ],
+)
+def test_bad_method_names_say_why(name: str, message: str) -> None:
+    with pytest.raises(MethodError, match=message):
+        Method.parse(name)
+
+
+def test_every_picker_entry_is_a_method() -> None:
+    assert all(Method.parse(name).name == name for name, _label in PICKER)
+
+
+def test_vote_counts_equal_numbers_together_and_breaks_ties_by_first_seen() -> None:
+    assert vote(["18", "18.0", "$18", "20"]) == [Vote("18", 3), Vote("20", 1)]
+    assert vote(["7", "9", "9", "7"]) == [Vote("7", 2), Vote("9", 2)]  # a tie: 7 came first
+    assert vote([None, "5", None]) == [Vote("5", 1)]
+    assert vote([None, None]) == []
+
+
+def test_self_consistency_votes_over_the_samples(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("3 * 4"), pal("10"), FAILS, pal("12.0"), pal("10")])
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert solution.status is SolveStatus.ANSWERED
+    assert solution.answer == "12"  # 12 and 10 tie at 2 votes; 12 was seen first; the failure does not vote
+    assert solution.votes == (Vote("12", 2), Vote("10", 2))
+    assert solution.samples == 5 and len(solution.calls) == 5 and len(solution.programs) == 5
+    assert solution.program == "print(3 * 4)"  # the working is the first winning sample's
+    temperatures = {(r.temperature, r.top_p) for r in model.requests}
+    assert temperatures == {(0.7, 0.95)}
+    assert [r.seed for r in model.requests] == [1, 2, 3, 4, 5]
+    assert solution.to_json()["votes"] == [{"answer": "12", "count": 2}, {"answer": "10", "count": 2}]
+
+
+def test_self_consistency_with_every_sample_failing(sandbox: Sandbox) -> None:
+    model = ScriptedModel([FAILS, FAILS, "no code here"])
+    solution = solve("q", "sc3-pot", model, sandbox)
+    assert not solution.answered
+    assert solution.votes == ()
+    assert solution.samples == 3
+
+
+def test_cancelling_a_vote_stops_sampling(sandbox: Sandbox) -> None:
+    cancel = CancelToken()
+    model = ScriptedModel([pal("1")] * 5)
+    cancel.cancel()
+    solution = solve("q", "sc-pal", model, sandbox, cancel=cancel)
+    assert solution.status is SolveStatus.CANCELLED
+    assert len(model.requests) <= 1
+
+
+def test_fallback_answers_by_chain_of_thought_and_says_so(sandbox: Sandbox) -> None:
+    model = ScriptedModel([FAILS, "Half of 10 is 5.\nAnswer: 5"])
+    solution = solve("What is half of 10?", "pal+fallback", model, sandbox)
+    assert solution.answered and solution.answer == "5"
+    assert solution.fallback_used
+    assert solution.method == "pal+fallback"
+    assert solution.program == "print(1 / 0)" and "ZeroDivisionError" in (solution.error or "")
+    assert [c.purpose for c in solution.calls] == ["program", "reasoning"]
+
+
+def test_no_fallback_when_the_program_answers(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pot("2 + 3")])
+    solution = solve("q", "pot+fallback", model, sandbox)
+    assert solution.answer == "5" and not solution.fallback_used and len(model.requests) == 1
+
+
+def test_chain_of_thought_reads_the_answer_line(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["4 * 3 = 12 so the total is 12.\nAnswer: $12.00"])
+    solution = solve("q", "cot", model, sandbox)
+    assert solution.answer == "$12.00" and solution.status is SolveStatus.ANSWERED
+    assert solution.program is None
+    request = model.requests[0]
+    assert request.stop == ("\nQuestion:",)
+    # worked examples arrive as earlier turns of the conversation, the question last
+    assert [m.role for m in request.messages][:3] == ["user", "assistant", "user"]
+    assert request.messages[-1].content == "Question: q"
+
+
+def test_chain_of_thought_without_an_answer_line(sandbox: Sandbox) -> None:
+    solution = solve("q", "cot", ScriptedModel(["I think it is hard."]), sandbox)
+    assert solution.status is SolveStatus.NO_ANSWER_LINE and solution.answer is None
+
+
+def test_boxed_answers_count_as_the_answer_line(sandbox: Sandbox) -> None:
+    solution = solve("q", "cot", ScriptedModel(["so \\boxed{42} it is"]), sandbox)
+    assert solution.answer == "42"
+
+
+def test_more_examples_and_grammar_reach_the_model(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pot("1"), pal("1")])
+    solve("q", "pot+shots+grammar+nocomment", model, sandbox)
+    solve("q", "pal+grammar", model, sandbox)
+    shots, plain = model.requests
+    assert len(shots.messages) > 2 and shots.grammar is not None and "ans-line" in shots.grammar
+    assert shots.token_bias == {"#": -2.0}
+    assert len(plain.messages) == 1 and plain.grammar is not None and "ans" not in plain.grammar
+    assert not plain.token_bias
+
+
+def test_turn_lines_split_a_prompt_into_messages() -> None:
+    turns = messages("--- user ---\nhi\n--- assistant ---\nhello\n--- user ---\nQuestion: q")
+    assert [(m.role, m.content) for m in turns] == [("user", "hi"), ("assistant", "hello"), ("user", "Question: q")]
+    assert [(m.role, m.content) for m in messages("plain")] == [("user", "plain")]
