@@ -49,6 +49,28 @@ def run_eval(args: argparse.Namespace, load_model: Callable[[], LanguageModel]) 
         print(f"pal-studio: {exc}", file=sys.stderr)
         return 2
     out_dir: Path = args.out or Path("eval-results") / args.dataset.stem
+    if _announce(out_dir, items, methods):
+        code = _solve_all(args, load_model, out_dir, items, methods)
+        if code is not None:
+            return code
+    wanted = {m.name for m in methods}
+    indices = {item.index for item in items}
+    records = [r for r in read_records(out_dir) if r["method"] in wanted and r["index"] in indices]
+    summary = summarise(records, args.dataset.name)
+    write_reports(out_dir, summary)
+    print(json.dumps(summary, indent=2) if args.json else markdown(summary), end="\n" if args.json else "")
+    print(f"results: {out_dir / 'results.jsonl'}; reports: {out_dir / 'report.html'}", file=sys.stderr)
+    return 0
+
+
+def _solve_all(
+    args: argparse.Namespace,
+    load_model: Callable[[], LanguageModel],
+    out_dir: Path,
+    items: list[Item],
+    methods: list[Method],
+) -> int | None:
+    """Solve what is not yet in `out_dir`; an exit status when the run cannot go on, else None."""
     try:
         model = load_model()
     except ModelError as exc:
@@ -70,19 +92,19 @@ def run_eval(args: argparse.Namespace, load_model: Callable[[], LanguageModel]) 
         bar.update(1)
         bar.set_postfix_str(f"{progress.correct} right this run")
 
-    interrupted = False
     try:
         with Sandbox() as sandbox:
 
             def solver(item: Item, method: Method) -> Solution:
                 return solve(item.question, method, model, sandbox, time_s=args.time, cancel=cancel)
 
-            _announce(out_dir, items, methods)
-            evaluate(items, methods, solver, out_dir, grading_sandbox=sandbox, workers=workers, on_progress=show)
+            evaluate(
+                items, methods, solver, out_dir, grading_sandbox=sandbox, workers=workers, on_progress=show,
+                stop=stop, abort=cancel.cancel,
+            )  # fmt: skip
     except KeyboardInterrupt:
-        interrupted = True
-        stop.set()
-        cancel.cancel()
+        print(f"\npal-studio: interrupted; run the same command again to resume ({out_dir})", file=sys.stderr)
+        return 130
     except ModelError as exc:
         print(f"\npal-studio: {exc}", file=sys.stderr)
         return 2
@@ -90,23 +112,15 @@ def run_eval(args: argparse.Namespace, load_model: Callable[[], LanguageModel]) 
         for bar in bars.values():
             bar.close()
         model.close()
-    wanted = {m.name for m in methods}
-    indices = {item.index for item in items}
-    records = [r for r in read_records(out_dir) if r["method"] in wanted and r["index"] in indices]
-    summary = summarise(records, args.dataset.name)
-    write_reports(out_dir, summary)
-    print(json.dumps(summary, indent=2) if args.json else markdown(summary), end="" if not args.json else "\n")
-    if interrupted:
-        print(f"pal-studio: interrupted; run the same command again to resume ({out_dir})", file=sys.stderr)
-        return 130
-    print(f"results: {out_dir / 'results.jsonl'}; reports: {out_dir / 'report.html'}", file=sys.stderr)
-    return 0
+    return None
 
 
-def _announce(out_dir: Path, items: list[Item], methods: list[Method]) -> None:
+def _announce(out_dir: Path, items: list[Item], methods: list[Method]) -> int:
+    """Say what is to be done (and what is already done); the number of solves to do."""
     done = {(r["method"], r["index"]) for r in read_records(out_dir)}
     todo = sum((m.name, item.index) not in done for m in methods for item in items)
     resumed = len(items) * len(methods) - todo
     note = f", {resumed} already in {out_dir} (resuming)" if resumed else ""
     names = ", ".join(m.name for m in methods)
     print(f"Evaluating {names} on {len(items)} items: {todo} solves to do{note}", file=sys.stderr)
+    return todo

@@ -95,10 +95,12 @@ def evaluate(
     workers: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
     stop: threading.Event | None = None,
+    abort: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Solve every item not yet in `out_dir` with each method; returns this run's records.
 
-    Stops early (without recording the item in flight) when `stop` is set.
+    Stops early (without recording the item in flight) when `stop` is set. On an interruption
+    (Ctrl-C) `abort` is called first, to stop the solves in flight, and the interruption goes on.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     done = {(r["method"], r["index"]) for r in read_records(out_dir)}
@@ -133,13 +135,25 @@ def evaluate(
                     if on_progress is not None:
                         on_progress(Progress(method.name, counts["done"], len(items), counts["correct"]))
 
-            _run_all(one, todo, workers, stop)
+            try:
+                _run_all(one, todo, workers, stop, abort)
+            except BaseException:
+                stop.set()
+                if abort is not None:
+                    abort()
+                raise
             if stop.is_set():
                 break
     return new
 
 
-def _run_all(one: Callable[[Item], None], todo: list[Item], workers: int, stop: threading.Event) -> None:
+def _run_all(
+    one: Callable[[Item], None],
+    todo: list[Item],
+    workers: int,
+    stop: threading.Event,
+    abort: Callable[[], None] | None,
+) -> None:
     if workers <= 1:
         for item in todo:
             if stop.is_set():
@@ -149,11 +163,17 @@ def _run_all(one: Callable[[Item], None], todo: list[Item], workers: int, stop: 
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval") as pool:
         pending: set[Future[None]] = set()
         queue = list(reversed(todo))
-        while queue or pending:
-            while queue and len(pending) < workers and not stop.is_set():
-                pending.add(pool.submit(one, queue.pop()))
-            if not pending:
-                return
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                future.result()  # a worker's exception ends the run
+        try:
+            while queue or pending:
+                while queue and len(pending) < workers and not stop.is_set():
+                    pending.add(pool.submit(one, queue.pop()))
+                if not pending:
+                    return
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)  # Ctrl-C lands here
+                for future in finished:
+                    future.result()  # a worker's exception ends the run
+        except BaseException:  # stop the solves in flight before the pool waits for them
+            stop.set()
+            if abort is not None:
+                abort()
+            raise

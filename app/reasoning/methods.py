@@ -12,6 +12,7 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     sc-pal       k sampled programs (temperature 0.7, top-p 0.95), majority vote over answers
     coc          Chain of Code: lines that cannot run are emulated by the model
     iipc         Iteratively Improved Program Construction
+    mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought
 """
 
 from __future__ import annotations
@@ -33,18 +34,20 @@ from app.reasoning.solve_log import log_solution
 from models.types import LanguageModel
 from sandbox import Sandbox
 
-BASES = ("pal", "pot", "cot", "coc", "iipc")
+BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
+MIX = ("cot", "pal", "pot")  # mix: one greedy solve each, majority vote, ties to the first
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),
     "pot": ("finish", "shots", "grammar", "nocomment", "fallback"),
     "cot": (),
     "coc": (),  # falls back to chain of thought by itself, as in the paper
     "iipc": (),
+    "mix": (),
 }
 DEFAULT_SAMPLES = 5
 DEFAULT_METHOD = "pal"  # the measured best that answers at laptop speed (docs/results.md)
 METHODS_HELP = (
-    "pal, pot, cot, coc, iipc; +options (repair, shots, grammar, fallback; pot: finish, nocomment); sc-pal, sc-pot"
+    "pal, pot, cot, coc, iipc, mix; +options (repair, shots, grammar, fallback; pot: finish, nocomment); sc-pal, sc-pot"
 )
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
 _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
@@ -58,12 +61,16 @@ PICKER = (
     ("pot", "Program of Thoughts — the program sets ans"),
     ("pot+finish", "PoT + finishing step"),
     ("pot+shots", "PoT, more worked examples"),
+    ("pal+grammar", "PAL, reply forced to one code block"),
+    ("pot+nocomment", "PoT, comments discouraged (zero-shot, as in the paper)"),
+    ("pal+fallback", "PAL, chain of thought if the program fails"),
     ("cot", "Chain of thought (no program)"),
     ("sc-pal", "PAL × 5, majority vote"),
     ("sc-pot", "PoT × 5, majority vote"),
     ("sc-pal+shots+fallback", "PAL × 5 with examples, vote, CoT fallback"),
     ("coc", "Chain of Code — the model emulates what cannot run"),
     ("iipc", "IIPC — propositions, program, validation, integration"),
+    ("mix", "Chain of thought + PAL + PoT, majority vote"),
 )
 
 
@@ -122,16 +129,16 @@ def solve(
     spec = Method.parse(method) if isinstance(method, str) else method
     cancel = cancel or CancelToken()
 
-    def once(sampling: Sampling) -> Solution:
+    def once(spec: Method, sampling: Sampling) -> Solution:
         common = {"sampling": sampling, "on_event": on_event, "cancel": cancel, "log": False}
+        limits = {"time_s": time_s, "memory_mb": memory_mb}
         if spec.base == "cot":
             return solve_cot(question, model, sandbox, **common)  # type: ignore[arg-type]
         if spec.base == "coc":
-            return solve_coc(question, model, sandbox, time_s=time_s, memory_mb=memory_mb, **common)  # type: ignore[arg-type]
+            return solve_coc(question, model, sandbox, **limits, **common)  # type: ignore[arg-type]
         if spec.base == "iipc":
-            return solve_iipc(question, model, sandbox, time_s=time_s, memory_mb=memory_mb, **common)  # type: ignore[arg-type]
+            return solve_iipc(question, model, sandbox, **limits, **common)  # type: ignore[arg-type]
         shared = {"shots": "shots" in spec.options, "grammar": "grammar" in spec.options}
-        limits = {"time_s": time_s, "memory_mb": memory_mb}
         if spec.base == "pal":
             return solve_pal(question, model, sandbox, repair="repair" in spec.options, **shared, **limits, **common)  # type: ignore[arg-type]
         return solve_pot(
@@ -139,12 +146,19 @@ def solve(
             **shared, **limits, **common,  # type: ignore[arg-type]
         )  # fmt: skip
 
-    if spec.samples == 1:
-        solution = once(Sampling(temperature))
+    if spec.base == "mix":
+        parts: list[Solution] = []
+        for part in MIX:
+            parts.append(once(Method(part), Sampling(temperature)))
+            if parts[-1].status in _FINAL:
+                break
+        solution = _vote(parts, mixed=True)
+    elif spec.samples == 1:
+        solution = once(spec, Sampling(temperature))
     else:
         samples: list[Solution] = []
         for index in range(spec.samples):  # each sample its own seed: a vote is repeatable
-            samples.append(once(replace(SAMPLING, seed=index + 1)))
+            samples.append(once(spec, replace(SAMPLING, seed=index + 1)))
             if samples[-1].status in _FINAL:
                 break
         solution = _vote(samples)
@@ -171,14 +185,20 @@ def vote(answers: list[str | None]) -> list[Vote]:
     return [Vote(first_text[key], counts[key]) for key in ranked]
 
 
-def _vote(samples: list[Solution]) -> Solution:
-    """The samples combined: the winner's working, everyone's calls and programs, the tally."""
+def _vote(samples: list[Solution], *, mixed: bool = False) -> Solution:
+    """The samples combined: the winner's working, everyone's calls and programs, the tally.
+    `mixed`: the samples are different methods (chain of thought first, so a three-way tie goes
+    to it); the working shown is a program's when one gave the winning answer."""
     votes = vote([s.answer if s.answered else None for s in samples])
+    backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
         chosen, votes = samples[-1], []
     elif votes:
         winner_key = vote_key(votes[0].answer)
-        chosen = next(s for s in samples if s.answered and vote_key(s.answer or "") == winner_key)
+        winners = [s for s in samples if s.answered and vote_key(s.answer or "") == winner_key]
+        with_program = [s for s in winners if s.program is not None]
+        chosen = with_program[0] if mixed and with_program else winners[0]
+        backed = bool(with_program)
     else:
         chosen = samples[-1]
     return replace(
@@ -189,6 +209,7 @@ def _vote(samples: list[Solution]) -> Solution:
         duration_s=sum(s.duration_s for s in samples),
         votes=tuple(votes),
         samples=len(samples),
+        fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
     )
 
 

@@ -107,9 +107,10 @@ class OutputPane(QWidget):
         if solution.samples > 1:
             tally = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in solution.votes)
             failed = solution.samples - sum(v.count for v in solution.votes)
-            lines.append(f"Vote of {solution.samples} programs: {tally or 'no answers'}; {failed} failed")
+            voters = "chain of thought, PAL and PoT" if solution.method == "mix" else f"{solution.samples} programs"
+            lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
         if solution.fallback_used:
-            lines.append("Every program failed: this answer is chain of thought's, not a program's")
+            lines.append("No program gave this answer: it is chain of thought's, not a program's")
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
 

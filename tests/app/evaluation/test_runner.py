@@ -131,6 +131,12 @@ def test_a_killed_evaluation_resumes_where_it_stopped(tmp_path: Path) -> None:
     summary = json.loads(second.stdout)["methods"][0]
     assert summary["items"] == 8 and summary["correct"] == 1  # gold 18 is item 0's only
     assert (out / "report.html").exists() and (out / "report.md").exists()
+    # Nothing left to do: the reports are rewritten without loading any model (this one is missing).
+    again = [sys.executable, "-m", "app", "eval", str(GSM8K), "--limit", "8", "--out", str(out), "--method", "pal"]
+    done = subprocess.run(
+        [*again, "--model", str(tmp_path / "missing.gguf")], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "0 solves to do" in done.stderr, done.stderr
 
 
 def test_eval_end_to_end_on_the_real_model(tmp_path: Path) -> None:

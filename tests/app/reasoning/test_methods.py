@@ -153,3 +153,18 @@ def test_turn_lines_split_a_prompt_into_messages() -> None:
     turns = messages("--- user ---\nhi\n--- assistant ---\nhello\n--- user ---\nQuestion: q")
     assert [(m.role, m.content) for m in turns] == [("user", "hi"), ("assistant", "hello"), ("user", "Question: q")]
     assert [(m.role, m.content) for m in messages("plain")] == [("user", "plain")]
+
+
+def test_mix_votes_over_three_methods_and_shows_a_program(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["So 12.\nAnswer: 12", pal("12"), pot("11")])
+    solution = solve("q", "mix", model, sandbox)
+    assert solution.answer == "12" and solution.votes == (Vote("12", 2), Vote("11", 1))
+    assert solution.program == "print(12)" and not solution.fallback_used  # PAL's working, not CoT's words
+    assert [c.purpose for c in solution.calls] == ["reasoning", "program", "program"]
+
+
+def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 7", pal("8"), pot("9")])
+    solution = solve("q", "mix", model, sandbox)
+    assert solution.answer == "7"
+    assert solution.fallback_used  # no program backs the answer
