@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import TextIO
 
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
+from app.reasoning.events import PHASES
 from app.reasoning.methods import DEFAULT_METHOD, METHODS_HELP, Method, MethodError, solve
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel, ModelError
 from sandbox import Sandbox
 from sandbox.display import display_text
-
-_PHASES = {"program": "Writing the program", "repair": "Repairing the program", "finish": "Finishing from ans"}
 
 
 class Progress:
@@ -65,7 +64,7 @@ class Progress:
 
     def on_event(self, event: Event) -> None:
         if isinstance(event, ModelStarted):
-            self.phase(_PHASES.get(event.purpose, event.purpose))
+            self.phase(PHASES.get(event.purpose, event.purpose))
         elif isinstance(event, TokenStreamed):
             self.token()
         elif isinstance(event, ExecutionStarted):

@@ -83,23 +83,25 @@ class Stepwise:
         for item in self._expression(node.iter, node):
             self.namespace["__coc_item__"] = item
             self._run_python(ast.Assign(targets=[node.target], value=ast.Name("__coc_item__", ast.Load())), node)
-            try:
-                self._block(node.body)
-            except _Break:
+            if self._broke(node.body):
                 return
-            except _Continue:
-                continue
         self._block(node.orelse)
 
     def _while(self, node: ast.While) -> None:
         while self._expression(node.test, node):
-            try:
-                self._block(node.body)
-            except _Break:
+            if self._broke(node.body):
                 return
-            except _Continue:
-                continue
         self._block(node.orelse)
+
+    def _broke(self, body: list[ast.stmt]) -> bool:
+        """Run a loop body once; True when it ended with `break` (`continue` just ends it early)."""
+        try:
+            self._block(body)
+        except _Break:
+            return True
+        except _Continue:
+            pass
+        return False
 
     def _expression(self, expression: ast.expr, owner: ast.stmt) -> Any:
         """The value of a loop's or conditional's expression; emulated when Python cannot compute it."""

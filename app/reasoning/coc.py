@@ -63,7 +63,7 @@ def solve_coc(
 
 def _solve(question: str, session: SolveSession, draft: Draft) -> tuple[SolveStatus, str | None]:
     program = first_program(session, draft, prompts.fill("coc", question=question))
-    emulator = _LMulator(question, program, session)
+    emulator = _LMulator(program, session)
     result = session.run(program, 1, capture=("answer",), emulate=emulator)
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line
@@ -85,9 +85,8 @@ def _solve(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
 class _LMulator:
     """Answers the sandbox's emulation requests with the model (one call per request)."""
 
-    def __init__(self, question: str, program: str, session: SolveSession) -> None:
-        self.question, self.session = question, session
-        self.program = program
+    def __init__(self, program: str, session: SolveSession) -> None:
+        self.program, self.session = program, session
         self.count = 0
         self.started = session.elapsed()
 

@@ -42,3 +42,17 @@ class ExecutionFinished:
 
 Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished
 EventHandler = Callable[[Event], None]
+
+
+# What the model is doing during a call, by the call's purpose (for status lines).
+PHASES = {
+    "program": "Writing the program",
+    "repair": "Repairing the program",
+    "finish": "Finishing from ans",
+    "reasoning": "Reasoning in words",
+    "emulate": "Emulating a line the program cannot run",
+    "propositions": "Listing the key propositions",
+    "correction": "Correcting the program",
+    "validation": "Validating the program",
+    "integration": "Integrating program and reasoning",
+}

@@ -21,6 +21,7 @@ from app.reasoning import (
     Solution,
     TokenStreamed,
 )
+from app.reasoning.events import PHASES
 from app.reasoning.extract import assigned_names
 from app.reasoning.methods import OPTIONS, Method, solve
 from app.reasoning.pal import propose_repair
@@ -167,8 +168,7 @@ class SolveController(QObject):
         elif isinstance(payload, TokenStreamed):
             self.token.emit(payload.text)
         elif isinstance(payload, ModelStarted):
-            self.phase.emit({"repair": "Repairing the program…", "finish": "Finishing from ans…"}.get(
-                payload.purpose, "Writing the program…"))  # fmt: skip
+            self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):
             self._record(program=payload.program)
             self.program.emit(payload.program)

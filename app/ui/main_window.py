@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import Solution
-from app.reasoning.methods import PICKER
+from app.reasoning.methods import DEFAULT_METHOD, PICKER
 from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
 from app.store.settings import Settings
@@ -246,7 +246,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if splitter is not None:
             self.splitter.restoreState(splitter)
-        index = self.method.findData(self._settings.value("solve/method", "pal"))
+        index = self.method.findData(self._settings.value("solve/method", DEFAULT_METHOD))
         self.method.setCurrentIndex(max(index, 0))
 
     # -- actions ----------------------------------------------------------------------------

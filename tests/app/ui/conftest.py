@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from app.ui.controller import ModelFactory
@@ -25,7 +26,12 @@ WindowMaker = Callable[..., MainWindow]  # (model, sandbox=None) -> an open wind
 def private_window(
     factory: ModelFactory, folder: Path, *, sandbox: Sandbox | None = None, **options: Any
 ) -> MainWindow:
-    """A main window whose settings, history and layout live in `folder`, not the user's."""
+    """A main window whose settings, history and layout live in `folder`, not the user's, with
+    PAL picked (tests script one PAL reply per solve; the default method makes three calls)."""
+    layout = QSettings(str(folder / "window.ini"), QSettings.Format.IniFormat)
+    if layout.value("solve/method") is None:  # a method the user picked before is kept
+        layout.setValue("solve/method", "pal")
+        layout.sync()
     return MainWindow(
         factory,
         sandbox=sandbox or Sandbox(),
