@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from app.reasoning.coc import solve_coc
 from app.reasoning.cot import solve_cot
@@ -147,21 +149,11 @@ def solve(
         )  # fmt: skip
 
     if spec.base == "mix":
-        parts: list[Solution] = []
-        for part in MIX:
-            parts.append(once(Method(part), Sampling(temperature)))
-            if parts[-1].status in _FINAL:
-                break
-        solution = _vote(parts, mixed=True)
+        solution = _vote(_until_final(partial(once, Method(part), Sampling(temperature)) for part in MIX), mixed=True)
     elif spec.samples == 1:
         solution = once(spec, Sampling(temperature))
-    else:
-        samples: list[Solution] = []
-        for index in range(spec.samples):  # each sample its own seed: a vote is repeatable
-            samples.append(once(spec, replace(SAMPLING, seed=index + 1)))
-            if samples[-1].status in _FINAL:
-                break
-        solution = _vote(samples)
+    else:  # each sample its own seed: a vote is repeatable
+        solution = _vote(_until_final(partial(once, spec, replace(SAMPLING, seed=i + 1)) for i in range(spec.samples)))
     if "fallback" in spec.options and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(
             solution, solve_cot(question, model, sandbox, on_event=on_event, cancel=cancel, log=False)
@@ -169,6 +161,16 @@ def solve(
     solution = replace(solution, method=spec.name)
     log_solution(solution)
     return solution
+
+
+def _until_final(solves: Iterable[Callable[[], Solution]]) -> list[Solution]:
+    """Run the solves in order, stopping after one that ends everything (a cancel, say)."""
+    done: list[Solution] = []
+    for run in solves:
+        done.append(run())
+        if done[-1].status in _FINAL:
+            break
+    return done
 
 
 def vote(answers: list[str | None]) -> list[Vote]:
