@@ -7,7 +7,7 @@ import pytest
 
 from app.evaluation.datasets import DatasetError, load
 
-GSM8K = Path(__file__).resolve().parents[4] / "shared" / "data" / "gsm8k_test.jsonl"
+GSM8K = Path(__file__).resolve().parents[2] / "data" / "gsm8k_first12.jsonl"  # GSM8K test items 1-12
 
 
 def _write(path: Path, *rows: object) -> Path:

@@ -24,7 +24,7 @@ from models.testing import ScriptedModel
 from sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[3]
-GSM8K = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
+GSM8K = ROOT / "tests" / "data" / "gsm8k_first12.jsonl"  # GSM8K test items 1-12
 ITEMS = [Item(i, f"What is {i} + 1?", str(i + 1)) for i in range(6)]
 
 
@@ -141,7 +141,7 @@ def test_a_killed_evaluation_resumes_where_it_stopped(tmp_path: Path) -> None:
 
 def test_eval_end_to_end_on_the_real_model(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "app", "eval", str(GSM8K), "--limit", "3", "--out", str(tmp_path), "--json"],
+        [sys.executable, "-m", "app", "eval", str(GSM8K), "--limit", "3", "--out", str(tmp_path), "--json", "--method", "pal"],
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
