@@ -141,7 +141,8 @@ def test_a_killed_evaluation_resumes_where_it_stopped(tmp_path: Path) -> None:
 
 def test_eval_end_to_end_on_the_real_model(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "app", "eval", str(GSM8K), "--limit", "3", "--out", str(tmp_path), "--json", "--method", "pal"],
+        [sys.executable, "-m", "app", "eval", str(GSM8K), "--limit", "3", "--out", str(tmp_path), "--json",
+         "--method", "pal"],
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
