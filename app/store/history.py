@@ -98,6 +98,11 @@ class History:
             ),
         )
 
+    def mark_interrupted(self) -> int:
+        """Solves left "running" by a process that died (crash, kill -9) become "interrupted"."""
+        cursor = self._db.execute("UPDATE solves SET status = 'interrupted' WHERE status = 'running'")
+        return cursor.rowcount
+
     def entries(self, search: str = "", limit: int = 200) -> list[HistoryEntry]:
         """Newest first; `search` matches the question, program or answer."""
         pattern = f"%{search}%"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,8 +47,11 @@ def run(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
-    window = MainWindow(model_for(load_settings()), factory_for=model_for, show_welcome=is_first_run())
-    crash.install(window, window.current_work)
+    native_report = crash.enable_native_crash_log()
+    window = MainWindow(
+        model_for(load_settings()), factory_for=model_for, show_welcome=is_first_run(), crash_report=native_report
+    )
+    crash.install(window, window.current_work, window.recovery_path)
     if question:
         window.question.setPlainText(question)
     window.show()
@@ -60,12 +62,8 @@ def run(
     close = getattr(window.controller.model, "close", None)
     if callable(close):
         close()
-    # Everything is saved and closed by now. Leave without the interpreter's final garbage
-    # collection: with PySide6 and llama-cpp-python both loaded it occasionally aborted on a
-    # reference-count error ("bool_dealloc") after the window had closed (about 1 run in 7).
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
+    crash.close_native_crash_log()
+    return status
 
 
 def _capture_when_done(window: MainWindow, path: Path, *, solve: bool, step_through: bool) -> None:

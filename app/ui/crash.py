@@ -1,12 +1,17 @@
-"""Crash safety: on an unexpected exception, keep the user's work, write a report, explain.
+"""Crash safety: the work is autosaved as it changes, and a crash of any kind leaves a report.
 
-The question and program are saved first (restored at the next start), then a report with the
-traceback goes to the log folder, then a dialog shows it with the text ready to copy.
+An unexpected Python exception saves the work, writes a report with the traceback to the log
+folder and shows it with the text ready to copy. A native crash (Qt or llama.cpp aborting the
+interpreter) cannot run Python code, so `faulthandler` writes its stack into a per-process file
+that the next start turns into a report; the autosaved work is offered back then.
 """
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import json
+import os
 import platform
 import sys
 import time
@@ -23,18 +28,87 @@ from models.paths import data_dir
 Work = Callable[[], dict[str, str]]  # returns what to keep: {"question": …, "program": …}
 
 
+_NATIVE_LOG = "native-crash-{pid}.log"
+
+
 def recovery_path() -> Path:
     return data_dir() / "recovery.json"
 
 
+def save_work(work: dict[str, str], path: Path | None = None) -> None:
+    """Keep `work` where the next start finds it (atomically: a crash mid-write loses nothing)."""
+    path = path or recovery_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(work), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def discard_work(path: Path | None = None) -> None:
+    """A clean exit: nothing needs restoring next time."""
+    (path or recovery_path()).unlink(missing_ok=True)
+
+
+def enable_native_crash_log(folder: Path | None = None) -> Path | None:
+    """Route fatal errors (segfaults, aborts) to a file; return the report a previous native crash left."""
+    folder = folder or log_dir()
+    found = collect_native_crash_report(folder)
+    handle = open(folder / _NATIVE_LOG.format(pid=os.getpid()), "w", encoding="utf-8")  # noqa: SIM115 -- process-long
+    faulthandler.enable(handle, all_threads=True)
+    return found
+
+
+def collect_native_crash_report(folder: Path) -> Path | None:
+    """Turn the stack a dead process left into `crash-*-native.txt`; remove empty leftovers.
+
+    Each process writes its own file, so two windows never clobber each other's; a file whose
+    process is gone and that holds text is the stack of a native crash.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    found: Path | None = None
+    for old in folder.glob(_NATIVE_LOG.format(pid="*")):
+        pid = old.stem.rpartition("-")[2]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        if old.stat().st_size:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(old.stat().st_mtime))
+            found = folder / f"crash-{stamp}-native.txt"
+            os.replace(old, found)
+        else:
+            old.unlink(missing_ok=True)
+    return found
+
+
+def close_native_crash_log(folder: Path | None = None) -> None:
+    """A clean exit: stop writing fatal errors and remove this process's (empty) file."""
+    faulthandler.disable()
+    with contextlib.suppress(OSError):
+        ((folder or log_dir()) / _NATIVE_LOG.format(pid=os.getpid())).unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def handle_crash(
-    parent: QWidget | None, work: Work, kind: type[BaseException], error: BaseException, tb: TracebackType | None
+    parent: QWidget | None,
+    work: Work,
+    kind: type[BaseException],
+    error: BaseException,
+    tb: TracebackType | None,
+    *,
+    recovery: Path | None = None,
 ) -> Path | None:
     """Save the work, write the report, show it; returns the report's path (None if unwritable)."""
     try:
         saved = work()
-        recovery_path().parent.mkdir(parents=True, exist_ok=True)
-        recovery_path().write_text(json.dumps(saved), encoding="utf-8")
+        save_work(saved, recovery)
     except Exception:  # the crash handler must not crash; the report below still says what happened
         saved = {}
     report = (
@@ -52,7 +126,9 @@ def handle_crash(
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle("PAL Studio ran into a problem")
-    kept = "Your question and program were saved and come back when PAL Studio starts again. " if saved else ""
+    kept = (
+        "Your question and program were saved; if PAL Studio stops, the next start offers them back. " if saved else ""
+    )
     where = f"The report was saved as {path}." if path else "The report could not be saved."
     box.setText(f"Something unexpected went wrong: {error}\n\n{kept}{where}")
     box.setDetailedText(report)  # selectable, so it can be copied into a bug report
@@ -60,26 +136,32 @@ def handle_crash(
     return path
 
 
-def install(parent: QWidget, work: Work) -> None:
+def install(parent: QWidget, work: Work, recovery: Path | None = None) -> None:
     """Route uncaught exceptions on the UI thread to `handle_crash`."""
 
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):
             sys.__excepthook__(kind, error, tb)
             return
-        handle_crash(parent, work, kind, error, tb)
+        handle_crash(parent, work, kind, error, tb, recovery=recovery)
 
     sys.excepthook = hook
 
 
-def take_recovered_work() -> dict[str, str] | None:
-    """What the last crash saved, once (the file is removed)."""
-    path = recovery_path()
+def recovered_work(path: Path | None = None) -> dict[str, str] | None:
+    """What an unclean exit left (the autosave or the crash handler's save), if anything."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads((path or recovery_path()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    path.unlink(missing_ok=True)
-    return (
-        {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else None
-    )
+    if not isinstance(data, dict):
+        return None
+    work = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+    return work if any(value.strip() for value in work.values()) else None
+
+
+def take_recovered_work(path: Path | None = None) -> dict[str, str] | None:
+    """What the last unclean exit saved, once (the file is removed)."""
+    work = recovered_work(path)
+    discard_work(path)
+    return work

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 
 from app.store.history import History, HistoryEntry
 
-_MARK = {"answered": "✓", "running": "…", "cancelled": "–"}
+# Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
+_MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
 
 
 class HistoryPanel(QWidget):
@@ -40,7 +41,7 @@ class HistoryPanel(QWidget):
         self.list.clear()
         for entry in self._history.entries(self.search.text()):
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
-            mark = _MARK.get(entry.status, "✗")
+            mark = _MARK.get(entry.status, "✗ failed")
             answer = f" → {entry.answer}" if entry.answer else ""
             item = QListWidgetItem(f"{mark} {entry.question[:60]}{answer}\n   {entry.method}, {when}")
             item.setData(Qt.ItemDataRole.UserRole, entry.id)

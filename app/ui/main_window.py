@@ -39,6 +39,7 @@ from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.history_panel import HistoryPanel
 from app.ui.output_pane import OutputPane
+from app.ui.restore_bar import RestoreBar
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.welcome import WelcomeDialog
 from models.paths import data_dir
@@ -52,6 +53,7 @@ EXAMPLES = (
     "Solve for x: 3x + 7 = 25.",
 )
 _PROGRESS_DELAY_MS = 500  # short work shows nothing; longer work shows its phase
+_AUTOSAVE_DELAY_MS = 800  # after the last change: typing saves once per pause, not per key
 
 
 def linearise_table(text: str) -> str:
@@ -75,14 +77,20 @@ class MainWindow(QMainWindow):
         user_settings_path: Path | None = None,
         factory_for: Callable[[Settings], ModelFactory] | None = None,
         show_welcome: bool = False,
+        recovery_path: Path | None = None,
+        crash_report: Path | None = None,
     ) -> None:
+        """`recovery_path` is where the work is autosaved (the user's data folder by default);
+        `crash_report` names the report a native crash of the last session left, if any."""
         super().__init__()
+        self.recovery_path = recovery_path or crash.recovery_path()
         self._user_settings_path = user_settings_path
         self.settings = settings_store.load(user_settings_path)
         self._factory_for = factory_for
         self.setWindowTitle("PAL Studio")
         self._settings = QSettings(str(settings_path), QSettings.Format.IniFormat) if settings_path else QSettings()
         history = History(history_path or data_dir() / "history.sqlite")
+        history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
         self.controller = SolveController(sandbox or Sandbox(), history, self)
         self._last_result: RunResult | None = None
         self._solution: Solution | None = None
@@ -92,10 +100,12 @@ class MainWindow(QMainWindow):
         self._before_repair: str | None = None
         self._pending_phase = ""
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
+        self._autosave_timer = QTimer(self, singleShot=True, interval=_AUTOSAVE_DELAY_MS)
+        self._recovered: dict[str, str] | None = None  # work offered back and not yet taken or discarded
         self._build()
         self._connect()
         self._restore()
-        self._recover()
+        self._recover(crash_report)
         self.welcome: WelcomeDialog | None = None
         if show_welcome:
             self._open_welcome()
@@ -112,7 +122,8 @@ class MainWindow(QMainWindow):
         for pane in (self.history_panel, question_pane, program_pane, output_pane):
             self.splitter.addWidget(pane)
         self.reset_layout()
-        self.setCentralWidget(self.splitter)
+        self.restore_bar = RestoreBar()
+        self.setCentralWidget(_column(self.restore_bar, self.splitter))
         self.model_label = QLabel("model: loading…")
         self.speed_label = QLabel("")
         self.isolation_label = QLabel("")
@@ -180,6 +191,13 @@ class MainWindow(QMainWindow):
         c.isolation.connect(self._on_isolation)
         self.history_panel.reopen.connect(self._on_history_reopen)
         self._phase_timer.timeout.connect(self._on_phase_timer)
+        self._autosave_timer.timeout.connect(self._on_autosave_timer)
+        for text_widget in (self.question, self.table, self.editor):
+            text_widget.textChanged.connect(self._autosave_timer.start)
+        c.solved.connect(self._autosave_timer.start)
+        c.ran.connect(self._autosave_timer.start)
+        self.restore_bar.restore_clicked.connect(self._on_restore_clicked)
+        self.restore_bar.discard_clicked.connect(self._on_discard_clicked)
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button.clicked.connect(self.controller.cancel)
         self.run_button.clicked.connect(self.run_program)
@@ -229,16 +247,47 @@ class MainWindow(QMainWindow):
         self.solve()
 
     def current_work(self) -> dict[str, str]:
-        """What a crash must not lose."""
-        return {"question": self.question.toPlainText(), "program": self.editor.toPlainText()}
+        """What a crash must not lose: the question, the program as edited and what it gave."""
+        return {
+            "question": self.question.toPlainText(),
+            "table": self.table.toPlainText(),
+            "program": self.editor.toPlainText(),
+            "answer": self.answer.text(),
+            "output": self.output.toPlainText(),
+        }
 
-    def _recover(self) -> None:
-        work = crash.take_recovered_work()
-        if work:
-            self.question.setPlainText(work.get("question", ""))
-            self.editor.setPlainText(work.get("program", ""))
-            self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
-            self._show_status(self._ready_text)
+    def _recover(self, crash_report: Path | None) -> None:
+        """Offer back what an unclean exit left; until the user answers, nothing overwrites it."""
+        self._recovered = crash.recovered_work(self.recovery_path)
+        if self._recovered:
+            self.restore_bar.offer(self._recovered.get("question", ""), str(crash_report) if crash_report else None)
+        elif crash_report:
+            self._show_status(f"PAL Studio stopped unexpectedly last time; the report is in {crash_report}.")
+
+    def _on_restore_clicked(self) -> None:
+        work, self._recovered = self._recovered or {}, None
+        self.restore_bar.hide()
+        self.question.setPlainText(work.get("question", ""))
+        self.table.setPlainText(work.get("table", ""))
+        self.editor.setPlainText(work.get("program", ""))
+        self.output_pane.show_answer(work.get("answer") or None)
+        self.output_pane.show_output(work.get("output", ""))
+        self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
+        self._show_status(self._ready_text)
+
+    def _on_discard_clicked(self) -> None:
+        self._recovered = None
+        self.restore_bar.hide()
+        crash.discard_work(self.recovery_path)
+        self._autosave_timer.start()
+
+    def _on_autosave_timer(self) -> None:
+        if self._recovered is not None:
+            return  # the offer is open: saving now would overwrite the work it offers
+        try:
+            crash.save_work(self.current_work(), self.recovery_path)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Your work could not be autosaved: {exc}", 10_000)
 
     def _restore(self) -> None:
         geometry, splitter = self._settings.value("window/geometry"), self._settings.value(self._splitter_key())
@@ -490,6 +539,9 @@ class MainWindow(QMainWindow):
         self._settings.setValue(self._splitter_key(), self.splitter.saveState())
         self._settings.sync()
         self.controller.shutdown()
+        self._autosave_timer.stop()
+        if self._recovered is None:  # a clean exit; work still on offer stays for the next start
+            crash.discard_work(self.recovery_path)
         super().closeEvent(event)
 
 

@@ -61,3 +61,15 @@ def test_a_killed_process_loses_no_step(tmp_path: Path) -> None:
     assert done.returncode == -9
     entries = History(path).entries()
     assert [(e.question, e.program) for e in entries] == [("q", "print(1)")]
+
+
+def test_solves_left_running_by_a_dead_process_become_interrupted(tmp_path: Path) -> None:
+    history = History(tmp_path / "h.sqlite")
+    cut_off = history.start("cut off mid-solve", "pal", {})
+    finished = history.start("finished", "pal", {})
+    history.update(finished, status="answered", answer="4")
+    history.close()
+    reopened = History(tmp_path / "h.sqlite")
+    assert reopened.mark_interrupted() == 1
+    statuses = {entry.id: entry.status for entry in reopened.entries()}
+    assert statuses == {cut_off: "interrupted", finished: "answered"}

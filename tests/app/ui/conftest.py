@@ -38,6 +38,7 @@ def private_window(
         settings_path=folder / "window.ini",
         history_path=folder / "history.sqlite",
         user_settings_path=folder / "settings.json",
+        recovery_path=folder / "recovery.json",
         **options,
     )
 

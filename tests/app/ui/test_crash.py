@@ -1,25 +1,29 @@
-"""Crash safety: the work is saved first, a report is written, and the next start restores it."""
+"""Crash safety: work is autosaved and offered back after any unclean exit; crashes leave reports."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.reasoning.solve_log import log_dir
+from app.store.history import History
 from app.ui import crash
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker
 
+REPO = Path(__file__).resolve().parents[3]
 
-def test_a_crash_keeps_the_work_and_writes_a_report(
-    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PAL_STUDIO_DATA_DIR", str(tmp_path / "data"))
+
+def test_a_crash_keeps_the_work_and_writes_a_report(make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[str] = []
 
     def show(box: QMessageBox) -> int:
@@ -35,14 +39,97 @@ def test_a_crash_keeps_the_work_and_writes_a_report(
     except RuntimeError:
         kind, error, tb = sys.exc_info()
         assert kind is not None and error is not None
-        report = crash.handle_crash(window, window.current_work, kind, error, tb)
+        report = crash.handle_crash(window, window.current_work, kind, error, tb, recovery=window.recovery_path)
     assert report is not None and report.parent == log_dir()
     assert "RuntimeError: boom" in report.read_text()
     assert shown and "RuntimeError: boom" in shown[0]
-    window.close()
+    saved = crash.recovered_work(window.recovery_path)
+    assert saved is not None and saved["question"] == "my unsaved question"
+    assert saved["program"] == "x = 1  # my unsaved edit"
 
-    again = make_window(ScriptedModel([]))
-    assert again.question.toPlainText() == "my unsaved question"
-    assert again.editor.toPlainText() == "x = 1  # my unsaved edit"
-    assert "Restored" in again.status_label.text()
-    assert crash.take_recovered_work() is None  # restored once only
+
+def test_work_left_by_an_unclean_exit_is_offered_and_restored(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    work = {"question": "my unsaved question", "program": "x = 1  # my unsaved edit", "answer": "7", "output": "7"}
+    crash.save_work(work, tmp_path / "recovery.json")
+    window = make_window(ScriptedModel([]))
+    assert window.restore_bar.isVisible() and "my unsaved question" in window.restore_bar.message.text()
+    assert window.question.toPlainText() == ""  # offered, not imposed
+    qtbot.mouseClick(window.restore_bar.restore_button, Qt.MouseButton.LeftButton)
+    assert window.question.toPlainText() == "my unsaved question"
+    assert window.editor.toPlainText() == "x = 1  # my unsaved edit"
+    assert window.answer.text() == "7"
+    assert "Restored" in window.status_label.text()
+    assert not window.restore_bar.isVisible()
+
+
+def test_work_is_autosaved_as_it_changes_and_removed_on_a_clean_exit(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([]))
+    window.question.setPlainText("How many apples?")
+    window.editor.setPlainText("print(3 + 4)")
+    qtbot.waitUntil(window.recovery_path.exists, timeout=5000)
+    saved = json.loads(window.recovery_path.read_text())
+    assert saved["question"] == "How many apples?" and saved["program"] == "print(3 + 4)"
+    window.close()
+    assert not window.recovery_path.exists()
+
+
+def test_an_open_offer_is_never_overwritten_and_discard_removes_it(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    crash.save_work({"question": "the lost question", "program": "ans = 1"}, tmp_path / "recovery.json")
+    window = make_window(ScriptedModel([]))
+    assert window.restore_bar.isVisible()
+    window.question.setPlainText("typed before answering the offer")
+    qtbot.wait(1200)  # longer than the autosave delay
+    assert crash.recovered_work(window.recovery_path) == {"question": "the lost question", "program": "ans = 1"}
+    qtbot.mouseClick(window.restore_bar.discard_button, Qt.MouseButton.LeftButton)
+    assert not window.restore_bar.isVisible()
+    saved = window.recovery_path
+    qtbot.waitUntil(lambda: saved.exists() and "typed before" in saved.read_text(), timeout=5000)
+
+
+_KILLED_APP = """
+import os, signal, sys, time
+from pathlib import Path
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtWidgets import QApplication
+from app.ui import crash
+from tests.app.ui.conftest import private_window
+from models.testing import ScriptedModel
+folder = Path(sys.argv[1])
+app = QApplication([])
+crash.enable_native_crash_log(folder / "logs")
+window = private_window(lambda _p: ScriptedModel([]), folder)
+window.show()
+window.question.setPlainText("a question typed just before the crash")
+deadline = time.monotonic() + 20
+while not window.recovery_path.exists() and time.monotonic() < deadline:
+    app.processEvents()
+    time.sleep(0.02)
+window.controller.history.start("solving when the process died", "pal", {})
+if sys.argv[2] == "segfault":
+    import faulthandler
+    faulthandler._sigsegv()
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.parametrize("how", ["kill", "segfault"])
+def test_after_a_kill_or_native_crash_the_next_start_offers_the_work(
+    make_window: WindowMaker, tmp_path: Path, how: str
+) -> None:
+    """A real process dies without any chance to clean up; the next window offers what it had."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", _KILLED_APP, str(tmp_path), how], env=env, timeout=120, check=False)
+    assert done.returncode in (-9, -11), done
+    report = crash.collect_native_crash_report(tmp_path / "logs")
+    if how == "segfault":
+        assert report is not None and "Fatal Python error: Segmentation fault" in report.read_text()
+    else:
+        assert report is None  # a kill leaves no stack, only the autosave
+    window = make_window(ScriptedModel([]))
+    assert "a question typed just before the crash" in window.restore_bar.message.text()
+    entry = History(tmp_path / "history.sqlite").entries()[0]
+    assert entry.question == "solving when the process died" and entry.status == "interrupted"

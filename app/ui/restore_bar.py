@@ -1,0 +1,39 @@
+"""The bar that offers back the work an unclean exit left behind (crash, kill, power cut).
+
+Signals: restore_clicked(), discard_clicked(). Hidden until `offer()`; it holds the text only.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+
+class RestoreBar(QFrame):
+    restore_clicked = Signal()
+    discard_clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("restoreBar")
+        self.setStyleSheet("#restoreBar { background: #fff4ce; border: 1px solid #c8a600; }")
+        self.message = QLabel(wordWrap=True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # the question is the user's text, not markup
+        self.restore_button = QPushButton("Restore")
+        self.discard_button = QPushButton("Discard")
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.message, 1)
+        layout.addWidget(self.restore_button)
+        layout.addWidget(self.discard_button)
+        self.restore_button.clicked.connect(self.restore_clicked)
+        self.discard_button.clicked.connect(self.discard_clicked)
+        self.hide()
+
+    def offer(self, question: str, crash_report: str | None) -> None:
+        first_line = question.strip().splitlines()[0][:80] if question.strip() else "a program"
+        text = f"PAL Studio did not close normally last time. Restore your work on “{first_line}”?"
+        if crash_report:
+            text += f" The crash report is in {crash_report}."
+        self.message.setText(text)
+        self.show()
+        self.restore_button.setFocus()
