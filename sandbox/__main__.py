@@ -57,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"sandbox: {exc}", file=sys.stderr)
             return 2
-    print(json.dumps(result.to_json(), ensure_ascii=True))
+    print(json.dumps(result.to_json(), ensure_ascii=True, allow_nan=False))  # strict JSON, whatever ran
     return 0
 
 

@@ -1,9 +1,10 @@
-"""The forked child: lock itself down, run the program once, report, exit.
+"""The forked child: read its request, lock itself down, run the program once, report, exit.
 
-Runs only in a fresh fork of the single-threaded worker and never returns. Order matters:
+Runs only in a fresh fork of the zygote (see `sandbox.zygote`) and never returns. Order matters:
 descriptors are closed and rlimits set first, root is given up while /proc can still be read to
-prove it, no_new_privs precedes Landlock and seccomp, and seccomp comes last because it forbids
-what the earlier steps need (prlimit, setresuid is still allowed but worthless by then).
+prove it, the parent-death signal is set after that (a credential change clears it), no_new_privs
+precedes Landlock and seccomp, and seccomp comes last because it forbids what the earlier steps
+need (prlimit, setresuid is still allowed but worthless by then).
 If any layer the plan promised cannot be applied, the program is not run at all.
 """
 
@@ -31,6 +32,7 @@ _PR_SET_PDEATHSIG = 1
 RESULT_FD = 3  # the report (and, for Chain of Code, emulation requests) as JSON lines
 REPLY_FD = 4  # emulation replies from the worker, JSON lines
 MAX_REPLY_BYTES = 1_000_000
+MAX_REQUEST_BYTES = 16 * 1024 * 1024
 _CAPTURE_SECONDS = 1.0
 
 
@@ -38,12 +40,12 @@ _CAPTURE_SECONDS = 1.0
 class Plan:
     """What the worker found this machine can do; every child applies all of it."""
 
-    worker_pid: int
     landlock_abi: int
     seccomp: bool
-    drop_to: tuple[int, int] | None  # (uid, gid) when running as root
+    drop_to: tuple[int, int] | None  # fallback (uid, gid) when running as root; see privileges.drop_root
     read_paths: tuple[str, ...]
     isolation: str
+    tasks: int = privileges.THREADS  # RLIMIT_NPROC: the program's threads (+ the user's other tasks if not root)
 
 
 @dataclass(frozen=True)
@@ -60,19 +62,50 @@ class _CaptureTimeout(BaseException):  # not Exception: repr guards must not swa
     pass
 
 
+def child_main(plan: Plan, ends: tuple[int, int, int, int, int], parent_pid: int) -> NoReturn:
+    """Entry point in a fresh fork of the zygote: read the request the worker writes, then run it."""
+    request_r, out_w, err_w, res_w, reply_r = ends
+    try:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # until the credential change; set again after it
+        if os.getppid() != parent_pid:
+            os._exit(1)
+        os.setpgid(0, 0)
+        request = _read_request(request_r)
+        os.close(request_r)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+    except BaseException:
+        os._exit(1)
+    run_child(
+        request, plan, parent_pid=parent_pid, out_w=out_w, err_w=err_w, res_w=res_w, reply_r=reply_r, devnull=devnull
+    )
+
+
+def _read_request(fd: int) -> Request:
+    data = bytearray()
+    while chunk := os.read(fd, 1 << 20):
+        data += chunk
+        if len(data) > MAX_REQUEST_BYTES:
+            raise ValueError("request too large")
+    message = json.loads(data)
+    return Request(
+        code=str(message["code"]),
+        time_s=float(message["time_s"]),
+        memory_mb=int(message["memory_mb"]),
+        capture=tuple(str(name) for name in message["capture"]),
+        trace=bool(message["trace"]),
+        emulate=bool(message["emulate"]),
+    )
+
+
 def run_child(
-    request: Request, plan: Plan, *, out_w: int, err_w: int, res_w: int, reply_r: int, devnull: int
+    request: Request, plan: Plan, *, parent_pid: int, out_w: int, err_w: int, res_w: int, reply_r: int, devnull: int
 ) -> NoReturn:
     started = time.monotonic()
     try:
-        os.setpgid(0, 0)
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != plan.worker_pid:  # the worker died between fork and prctl
-            os._exit(1)
         for fd, target in ((devnull, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD), (reply_r, REPLY_FD)):
             os.dup2(fd, target)
         os.closerange(REPLY_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        _lock_down(request, plan)
+        _lock_down(request, plan, parent_pid)
     except BaseException as exc:  # fail closed: never run the program half-isolated
         _report({"status": "error", "error": f"the sandbox could not be locked down: {exc!r}"})
         os._exit(1)
@@ -138,13 +171,18 @@ def _reply_object(data: bytes) -> dict[str, Any]:
     return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
 
 
-def _lock_down(request: Request, plan: Plan) -> None:
+def _lock_down(request: Request, plan: Plan, parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    privileges.apply_rlimits(request.time_s, request.memory_mb)
+    privileges.apply_rlimits(request.time_s, request.memory_mb, plan.tasks)
     if plan.drop_to is not None:
         privileges.drop_root(*plan.drop_to)
         if not privileges.capabilities_cleared():
             raise PermissionError("capabilities remain after dropping root")
+    # Changing credentials cleared the parent-death signal: set it again, then make sure the
+    # zygote did not die in between (we would have been adopted by another process).
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        raise ProcessLookupError("the sandbox zygote is gone")
     privileges.set_no_new_privs()
     if plan.landlock_abi:
         landlock.restrict_to_read_only(plan.read_paths, plan.landlock_abi)

@@ -8,6 +8,7 @@ thread; `cancel()` may be called from any other thread while a run is in flight.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import os
@@ -76,6 +77,7 @@ class Sandbox:
         self._buffer = b""
         self._isolation = Isolation.NONE
         self._layers: list[Layer] = []
+        self._zygote_pid: int | None = None
         self._run_lock = threading.Lock()  # one run at a time
         self._state = threading.Lock()  # guards the fields below and writes to the worker
         self._ids = itertools.count(1)
@@ -105,6 +107,11 @@ class Sandbox:
     def worker_pid(self) -> int | None:
         proc = self._proc
         return proc.pid if proc is not None and proc.poll() is None else None
+
+    @property
+    def zygote_pid(self) -> int | None:
+        """The worker's forking process (it stays; every child is its child)."""
+        return self._zygote_pid if self.worker_pid is not None else None
 
     def start(self) -> None:
         """Start the worker now (it takes a few hundred milliseconds) unless it is running."""
@@ -164,7 +171,7 @@ class Sandbox:
                         return self._failure(Status.KILLED, "cancelled")
                     self._write(request)
                     self._sent = True
-                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S, emulate)
+                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S, names, emulate)
             finally:
                 with self._state:
                     self._inflight, self._cancelled = None, False
@@ -209,6 +216,8 @@ class Sandbox:
         try:
             self._isolation = Isolation(str(ready.get("isolation")))
             self._layers = [Layer(str(x["name"]), bool(x["active"]), str(x["detail"])) for x in ready.get("layers", [])]
+            zygote = ready.get("zygote")
+            self._zygote_pid = zygote if isinstance(zygote, int) else None
         except (ValueError, KeyError, TypeError) as exc:
             self._stop_worker()
             raise SandboxError("the sandbox worker described itself in an unexpected way") from exc
@@ -242,7 +251,9 @@ class Sandbox:
         except (BrokenPipeError, ValueError):
             pass  # the worker died; the reader notices and reports it
 
-    def _await_result(self, run_id: int, budget_s: float, emulate: Emulator | None = None) -> RunResult:
+    def _await_result(
+        self, run_id: int, budget_s: float, names: list[str], emulate: Emulator | None = None
+    ) -> RunResult:
         deadline = time.monotonic() + budget_s
         try:
             while True:
@@ -256,7 +267,13 @@ class Sandbox:
                             self._write({"op": "emulated", "id": run_id, "reply": reply})
                         continue
                     if message.get("op") == "result":
-                        return RunResult.from_json(message.get("result"))
+                        result = RunResult.from_json(message.get("result"))
+                        kept = {name: value for name, value in result.values.items() if name in names}
+                        return result if kept == result.values else dataclasses.replace(result, values=kept)
+                    if message.get("fatal") is True:  # the worker is ending: the next run starts a new one
+                        with self._state:
+                            self._stop_worker()
+                        return self._failure(Status.KILLED, str(message.get("error"))[:500])
                     return self._failure(Status.ERROR, f"the sandbox refused the request: {message.get('error')}")
         except ProtocolError as exc:
             with self._state:

@@ -36,15 +36,19 @@ def linux_layers(landlock_abi: int, seccomp_ok: bool, is_root: bool) -> list[Lay
         lands = Layer("landlock", False, "not offered by this kernel (Linux ≥ 5.13 with landlock in the LSM list)")
     arch = seccomp.supported_arch()
     if seccomp_ok:
-        sec = Layer("seccomp", True, f"deny-list filter for {arch}: processes, exec, sockets, ptrace, …")
+        sec = Layer("seccomp", True, f"deny-list filter for {arch}: processes, exec, sockets, ptrace, IPC, …")
     elif arch is None:
         sec = Layer("seccomp", False, "no syscall table for this processor architecture")
     else:
         sec = Layer("seccomp", False, "not offered by this kernel")
     return [
-        Layer("process", True, "fresh fork of a warm worker per run, empty environment, cwd /"),
-        Layer("rlimits", True, "address space, CPU seconds, file size 0, no core, 32 open files"),
-        Layer("root drop", is_root, "runs as nobody with no capabilities" if is_root else "not running as root"),
+        Layer("process", True, "fresh fork of a pristine zygote per run, empty environment, cwd /"),
+        Layer("rlimits", True, "address space, CPU seconds, file size 0, no core, 32 open files, 64 tasks"),
+        Layer(
+            "root drop",
+            is_root,
+            "runs as a user of its own with no capabilities" if is_root else "not running as root",
+        ),
         lands,
         sec,
     ]

@@ -15,15 +15,22 @@ _PR_CAP_AMBIENT = 47
 _PR_CAP_AMBIENT_CLEAR_ALL = 4
 _NOBODY = 65534
 OPEN_FILES = 32
+THREADS = 64  # threads and processes of the sandbox user, the program's own included
+# Each child runs as a user of its own, BASE + its pid: no other process on the machine has that
+# uid, so nothing the program does as "its user" (signals, priorities, RLIMIT_NPROC's count)
+# reaches another process, earlier or concurrent sandbox children included. Pids are unique among
+# live processes, so the uids are too; the range sits above the ones distributions hand out.
+UID_BASE = 3_000_000_000
 
 
-def apply_rlimits(time_s: float, memory_mb: int) -> None:
+def apply_rlimits(time_s: float, memory_mb: int, tasks: int = THREADS) -> None:
     """Hard = soft, so the program cannot raise them again.
 
     CPU seconds back up the wall-clock deadline that the worker enforces (a second of slack so
     the deadline, which reports "timeout" cleanly, normally fires first). File size 0 forbids
     writing any file even if another layer failed; SIGXFSZ is ignored so such a write fails with
-    an error instead of killing the program.
+    an error instead of killing the program. RLIMIT_NPROC counts every task of the real uid: with
+    a uid of its own that is exactly the program's threads (a raw clone made 2,000 before).
     """
     cpu = math.ceil(time_s) + 1
     limits = {
@@ -34,6 +41,7 @@ def apply_rlimits(time_s: float, memory_mb: int) -> None:
         resource.RLIMIT_NOFILE: OPEN_FILES,
         resource.RLIMIT_MEMLOCK: 0,
         resource.RLIMIT_MSGQUEUE: 0,
+        resource.RLIMIT_NPROC: tasks,
     }
     for which, value in limits.items():
         resource.setrlimit(which, (value, value))
@@ -51,8 +59,27 @@ def nobody_ids() -> tuple[int, int]:
         return _NOBODY, _NOBODY
 
 
-def drop_root(uid: int, gid: int) -> None:
-    """Give up root: empty the capability bounding and ambient sets, then switch uid and gid.
+def tasks_of_user(uid: int) -> int:
+    """How many tasks (threads) the user runs now: the base of RLIMIT_NPROC when the sandbox
+    cannot give its children a uid of their own (it is not root)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as status:
+                fields = dict(line.split(b":", 1) for line in status if b":" in line)
+        except OSError:
+            continue
+        if int(fields.get(b"Uid", b"-1 ").split()[0]) == uid:
+            count += int(fields.get(b"Threads", b"1").strip() or 1)
+    return count
+
+
+def drop_root(fallback_uid: int, fallback_gid: int) -> int:
+    """Give up root: empty the capability bounding and ambient sets, then switch to a uid of this
+    child's own (`UID_BASE` + pid), or to the fallback (nobody) where that uid cannot exist (a user
+    namespace that maps only a few ids). Returns the uid now in force.
 
     Changing all uids away from 0 clears the permitted and effective sets, so nothing is left;
     `capabilities_cleared()` proves it from inside.
@@ -66,8 +93,15 @@ def drop_root(uid: int, gid: int) -> None:
         cap += 1
     prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
     os.setgroups([])
-    os.setresgid(gid, gid, gid)
-    os.setresuid(uid, uid, uid)
+    own = UID_BASE + os.getpid()
+    try:
+        os.setresgid(own, own, own)
+        os.setresuid(own, own, own)
+        return own
+    except OSError:  # EINVAL: the id is not mapped here; gid may have changed, uid has not
+        os.setresgid(fallback_gid, fallback_gid, fallback_gid)
+        os.setresuid(fallback_uid, fallback_uid, fallback_uid)
+        return fallback_uid
 
 
 def capabilities_cleared() -> bool:

@@ -2,19 +2,28 @@
 
 Everything parsed here came from an untrusted process: `from_json` accepts only the documented
 fields with the documented types and raises `ProtocolError` for anything else. Nothing is ever
-evaluated.
+evaluated. The program can write its own report line (it owns the child's descriptors), so the
+caps are applied here, whatever the child claims: NaN and Infinity are refused (they are not
+JSON), lone surrogates become U+FFFD (they make `.encode()` raise later), and each field of a
+value is cut to its size.
 """
 
 from __future__ import annotations
 
 import enum
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+
+from sandbox.values import REPR_CHARS, cap
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 _MAX_VALUES = 256
 _MAX_TEXT = 4 * 1024 * 1024
+TYPE_CHARS = 200
+JSON_CHARS = 1_000_000  # a value's JSON copy; the child's own renderer stays far below this
+_SURROGATE = re.compile("[\ud800-\udfff]")  # after json.loads a pair is one character: these are lone
 
 
 class ProtocolError(ValueError):
@@ -104,30 +113,51 @@ class RunResult:
             raise ProtocolError(str(exc)) from exc
 
 
-def parse_values(data: object) -> dict[str, CapturedValue]:
+def parse_values(data: object, names: tuple[str, ...] | list[str] | None = None) -> dict[str, CapturedValue]:
+    """The captured variables, each field capped; with `names`, those not asked for are dropped."""
     obj = _expect(data, dict, "values")
+    if names is not None:
+        obj = {name: raw for name, raw in obj.items() if name in names}
     if len(obj) > _MAX_VALUES:
         raise ProtocolError("too many values")
     values = {}
     for name, raw in obj.items():
         entry = _expect(raw, dict, "value")
-        values[_text(name, "value name")] = CapturedValue(
-            repr=_text(entry.get("repr"), "repr"),
-            json=entry.get("json"),  # already plain JSON data: json.loads builds nothing else
-            type=_text(entry.get("type"), "type"),
-            latex=_optional_text(entry.get("latex"), "latex"),
+        plain = entry.get("json")  # already plain JSON data: json.loads builds nothing else
+        if plain is not None and len(json.dumps(plain)) > JSON_CHARS:
+            plain = None
+        values[cap(_text(name, "value name"), TYPE_CHARS)] = CapturedValue(
+            repr=cap(_text(entry.get("repr"), "repr"), REPR_CHARS),
+            json=plain,
+            type=cap(_text(entry.get("type"), "type"), TYPE_CHARS),
+            latex=None if entry.get("latex") is None else cap(_text(entry.get("latex"), "latex"), REPR_CHARS),
         )
     return values
 
 
 def loads_line(line: bytes) -> object:
-    """Parse one JSON line with a size cap; malformed or hostile input raises ProtocolError."""
+    """Parse one JSON line strictly, with a size cap; malformed or hostile input raises ProtocolError."""
     if len(line) > MAX_LINE_BYTES:
         raise ProtocolError("message too large")
     try:
-        return json.loads(line)
+        return _clean(json.loads(line, parse_constant=_refuse_constant))
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _clean(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    if isinstance(value, dict):
+        return {_clean(key): _clean(item) for key, item in value.items()}
+    return value
 
 
 def _expect(value: object, kind: type, what: str) -> Any:

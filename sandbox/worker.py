@@ -1,15 +1,19 @@
-"""The warm worker: imports what programs may use once, then forks one fresh child per run.
+"""The warm worker: imports what programs may use once, then runs each program in a fresh child.
 
 Started by `sandbox.host.Sandbox` as its own single-threaded process (never a fork of the app,
 which may be multi-threaded Qt). Speaks JSON lines: requests on stdin, replies on stdout.
-While a child runs, the worker enforces the wall-clock deadline, the output cap and cancel
-requests, and kills the child's process group when any of them trips. It exits when its stdin
-closes, i.e. when the app is gone.
+Children are forked by the zygote (`sandbox.zygote`), never by the worker, whose heap holds
+earlier programs and their output. While a child runs, the worker writes it its request,
+collects its output under the caps and enforces the wall-clock deadline and cancel requests on
+the process itself: a run ends when the child has exited, not when its pipes close (a program
+that closes them and sleeps is still killed on time). It exits when its stdin closes, i.e. when
+the app is gone; the zygote and any child follow through their parent-death signals.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -19,10 +23,9 @@ import sys
 import time
 from typing import Any
 
-from sandbox import landlock, platforms, program, seccomp
+from sandbox import landlock, platforms, privileges, program, seccomp
 from sandbox._libc import prctl
-from sandbox.child import Plan, Request, run_child
-from sandbox.privileges import nobody_ids
+from sandbox.child import Plan, Request, child_main
 from sandbox.result import (
     CapturedValue,
     Isolation,
@@ -32,11 +35,16 @@ from sandbox.result import (
     loads_line,
     parse_values,
 )
+from sandbox.values import cap
+from sandbox.zygote import Exited, Zygote
 
 _PR_SET_DUMPABLE = 4
 _RESULT_CAP = 8 * 1024 * 1024
 _CHUNK = 65536
 _MAX_REQUEST = 64 * 1024 * 1024
+_DRAIN_S = 0.5  # after the child exited: how long to wait for its pipes' last bytes
+_KILL_GRACE_S = 5.0  # after SIGKILL: the zygote must report the exit by then
+_ERROR_CHARS = 20_000
 
 
 def warm_up() -> None:
@@ -95,12 +103,13 @@ def make_plan() -> tuple[Plan, list[platforms.Layer]]:
     is_root = os.geteuid() == 0
     layers = platforms.linux_layers(abi, seccomp_ok, is_root)
     plan = Plan(
-        worker_pid=os.getpid(),
         landlock_abi=abi,
         seccomp=seccomp_ok,
-        drop_to=nobody_ids() if is_root else None,
+        drop_to=privileges.nobody_ids() if is_root else None,
         read_paths=platforms.read_paths(),
         isolation=platforms.level(layers).value,
+        # Without root the children share the user's uid, whose other tasks RLIMIT_NPROC counts too.
+        tasks=privileges.THREADS + (0 if is_root else privileges.tasks_of_user(os.getuid())),
     )
     return plan, layers
 
@@ -156,79 +165,128 @@ def _request(message: dict[str, Any]) -> Request:
 
 
 class _Run:
-    """One child from fork to reaping, with its output collected under the caps."""
+    """One child from spawn to exit, with its output collected under the caps."""
 
-    def __init__(self, request: Request, output_bytes: int, plan: Plan, channel: _Channel, run_id: object) -> None:
+    def __init__(
+        self, request: Request, output_bytes: int, plan: Plan, *, channel: _Channel, zygote: Zygote, run_id: object
+    ) -> None:
         self.request, self.output_bytes, self.plan = request, output_bytes, plan
-        self.channel, self.run_id = channel, run_id
+        self.channel, self.zygote, self.run_id = channel, zygote, run_id
         self.stdout, self.stderr, self.report = bytearray(), bytearray(), bytearray()
         self.reason: Status | None = None  # why the worker killed the child, if it did
+        self.killed_at: float | None = None
         # Chain of Code: the child's report lines may ask for an emulation; while the host's model
         # answers, the child waits and its wall-clock limit is paused.
         self.lines = bytearray()
         self.reply_w: int | None = None
         self.paused_at: float | None = None
         self.deadline = 0.0
+        self.pid = 0
 
     def execute(self) -> RunResult:
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        res_r, res_w = os.pipe()
-        reply_r, self.reply_w = os.pipe()
-        devnull = os.open(os.devnull, os.O_RDONLY)
         started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            os.close(self.reply_w)
-            run_child(self.request, self.plan, out_w=out_w, err_w=err_w, res_w=res_w, reply_r=reply_r, devnull=devnull)
-        for fd in (out_w, err_w, res_w, reply_r, devnull):
-            os.close(fd)
+        child = self.zygote.spawn()
+        self.pid, self.reply_w = child.pid, child.reply_w
+        request = json.dumps(
+            {
+                "code": self.request.code, "time_s": self.request.time_s, "memory_mb": self.request.memory_mb,
+                "capture": list(self.request.capture), "trace": self.request.trace, "emulate": self.request.emulate,
+            },
+            ensure_ascii=True,
+        ).encode()  # fmt: skip
+        sinks = {child.stdout_r: self.stdout, child.stderr_r: self.stderr, child.report_r: self.report}
         try:
-            self._collect(pid, {out_r: self.stdout, err_r: self.stderr, res_r: self.report}, started)
+            exited = self._collect(sinks, started, child.request_w, memoryview(request))
         finally:
-            os.close(self.reply_w)
-        _, status, usage = os.wait4(pid, 0)
+            os.close(child.reply_w)
         duration = time.monotonic() - started
-        return self._result(status, usage.ru_utime + usage.ru_stime, duration)
+        return self._result(exited.wait_status, exited.cpu_s, duration)
 
-    def _collect(self, pid: int, sinks: dict[int, bytearray], started: float) -> None:
+    def _collect(self, sinks: dict[int, bytearray], started: float, request_w: int, request: memoryview) -> Exited:
+        """Run until the child has exited (and its pipes are drained), whatever it does to its pipes."""
         self.deadline = started + self.request.time_s
-        poller = select.poll()
+        self._sinks, self._request_w, self._pending = sinks, request_w, request
+        self._poller = select.poll()
         for fd in sinks:
-            poller.register(fd, select.POLLIN)
-        poller.register(0, select.POLLIN)
-        open_fds = set(sinks)
-        while open_fds:
-            remaining = self.deadline - time.monotonic()
-            if self.paused_at is not None:
-                remaining = self.request.time_s  # waiting for the host's model: the clock is stopped
-            elif remaining <= 0 and self.reason is None:
-                self._kill(pid, Status.TIMEOUT)
-            timeout_ms = 50 if self.reason is not None else max(1, int(remaining * 1000) + 1)
-            for fd, _events in poller.poll(timeout_ms):
-                if fd == 0:
-                    self._on_host_message(pid)
-                    if self.channel.closed:
-                        poller.unregister(0)
-                    continue
-                data = os.read(fd, _CHUNK)
-                if not data:
-                    poller.unregister(fd)
-                    open_fds.discard(fd)
-                    os.close(fd)
-                    continue
-                if sinks[fd] is self.report and self.request.emulate:
-                    self._report_lines(pid, data)
-                else:
-                    self._store(pid, sinks[fd], data, is_report=sinks[fd] is self.report)
+            self._poller.register(fd, select.POLLIN)
+        self._poller.register(0, select.POLLIN)
+        self._poller.register(self.zygote.fileno(), select.POLLIN)
+        os.set_blocking(request_w, False)
+        self._poller.register(request_w, select.POLLOUT)
+        self._open: set[int] = {*sinks, request_w}
+        exited: Exited | None = None
+        drain_until = 0.0
+        try:
+            while exited is None or (self._open - {request_w} and time.monotonic() < drain_until):
+                timeout_s = self._enforce_deadline(exited is not None)
+                if exited is not None:
+                    timeout_s = min(timeout_s, drain_until - time.monotonic())
+                for fd, _events in self._poller.poll(max(1, int(timeout_s * 1000) + 1)):
+                    if fd != self.zygote.fileno():
+                        self._on_ready(fd)
+                    elif exited is None and (exited := self._exit_report()) is not None:
+                        drain_until = time.monotonic() + _DRAIN_S
+        finally:
+            for fd in self._open:
+                os.close(fd)
+        return exited
 
-    def _store(self, pid: int, sink: bytearray, data: bytes, *, is_report: bool) -> None:
+    def _enforce_deadline(self, exited: bool) -> float:
+        """Kill the child once its time is up; return how long the next poll may wait."""
+        now = time.monotonic()
+        remaining = self.deadline - now
+        if self.paused_at is not None:
+            remaining = self.request.time_s  # waiting for the host's model: the clock is stopped
+        elif remaining <= 0 and self.reason is None:
+            self._kill(Status.TIMEOUT)
+        if self.killed_at is not None and not exited and now - self.killed_at > _KILL_GRACE_S:
+            raise OSError("the sandbox zygote did not report a killed child")
+        return 0.05 if self.reason is not None else remaining
+
+    def _on_ready(self, fd: int) -> None:
+        if fd == 0:
+            self._on_host_message()
+            if self.channel.closed:
+                self._poller.unregister(0)
+        elif fd == self._request_w:
+            self._pending = self._write_request(fd, self._pending)
+            if not self._pending:
+                self._close(fd)
+        elif not (data := os.read(fd, _CHUNK)):
+            self._close(fd)
+        elif self._sinks[fd] is self.report and self.request.emulate:
+            self._report_lines(data)
+        else:
+            self._store(self._sinks[fd], data, is_report=self._sinks[fd] is self.report)
+
+    def _close(self, fd: int) -> None:
+        self._poller.unregister(fd)
+        self._open.discard(fd)
+        os.close(fd)
+
+    def _exit_report(self) -> Exited | None:
+        while (message := self.zygote.receive()) is not None:
+            exited = self.zygote.exited(message)
+            if exited is not None and exited.pid == self.pid:
+                return exited
+        return None
+
+    @staticmethod
+    def _write_request(fd: int, rest: memoryview) -> memoryview:
+        try:
+            return rest[os.write(fd, rest[:_CHUNK]) :]
+        except BlockingIOError:
+            return rest
+        except OSError:  # the child is gone before reading it all
+            return rest[len(rest) :]
+
+    def _store(self, sink: bytearray, data: bytes, *, is_report: bool) -> None:
         room = _RESULT_CAP - len(sink) if is_report else self.output_bytes - len(self.stdout) - len(self.stderr)
         sink += data[: max(room, 0)]
         if len(data) > room and self.reason is None:
-            self._kill(pid, Status.OUTPUT_LIMIT)
+            self._kill(Status.OUTPUT_LIMIT)
 
-    def _report_lines(self, pid: int, data: bytes) -> None:
+    def _report_lines(self, data: bytes) -> None:
         """Split the child's report stream: emulation requests go to the host, the rest is the report."""
         self.lines += data
         while b"\n" in self.lines:
@@ -242,16 +300,16 @@ class _Run:
                 self.paused_at = time.monotonic()
                 self.channel.send({"op": "emulate", "id": self.run_id, "request": message})
             else:
-                self._store(pid, self.report, line + b"\n", is_report=True)
+                self._store(self.report, line + b"\n", is_report=True)
         if len(self.lines) > _RESULT_CAP and self.reason is None:
-            self._kill(pid, Status.OUTPUT_LIMIT)
+            self._kill(Status.OUTPUT_LIMIT)
 
-    def _on_host_message(self, pid: int) -> None:
+    def _on_host_message(self) -> None:
         for message in self.channel.pending():
             if not isinstance(message, dict) or self.reason is not None:
                 continue
             if message.get("op") == "cancel" and message.get("id") == self.run_id:
-                self._kill(pid, Status.KILLED)
+                self._kill(Status.KILLED)
             elif message.get("op") == "emulated" and message.get("id") == self.run_id and self.paused_at is not None:
                 self.deadline += time.monotonic() - self.paused_at
                 self.paused_at = None
@@ -262,13 +320,11 @@ class _Run:
                     while view:
                         view = view[os.write(self.reply_w, view) :]
         if self.channel.closed and self.reason is None:
-            self._kill(pid, Status.KILLED)
+            self._kill(Status.KILLED)
 
-    def _kill(self, pid: int, reason: Status) -> None:
-        self.reason = reason
-        for kill in (os.killpg, os.kill):  # the group may not exist yet if the child just forked
-            with contextlib.suppress(ProcessLookupError):
-                kill(pid, signal.SIGKILL)
+    def _kill(self, reason: Status) -> None:
+        self.reason, self.killed_at = reason, time.monotonic()
+        self.zygote.kill(self.pid)  # the zygote kills only a child it has not reaped: no recycled pid
 
     def _result(self, wait_status: int, cpu_s: float, duration: float) -> RunResult:
         status, error, error_line = Status.ERROR, None, None
@@ -290,7 +346,9 @@ class _Run:
                 status = Status.KILLED
                 error = f"the program crashed ({signal.Signals(sig).name}: {signal.strsignal(sig)})"
         else:
-            status, error, error_line, values, trace, steps = _parse_report(bytes(self.report), wait_status)
+            status, error, error_line, values, trace, steps = _parse_report(
+                bytes(self.report), wait_status, self.request.capture
+            )
         if self.reason is not None:
             status = self.reason
         return RunResult(
@@ -308,8 +366,10 @@ class _Run:
 
 
 def _parse_report(
-    raw: bytes, wait_status: int
+    raw: bytes, wait_status: int, capture: tuple[str, ...]
 ) -> tuple[Status, str | None, int | None, dict[str, CapturedValue], list[Any] | None, list[Any] | None]:
+    """The child's report, which the program could have forged (it can write to fd 3): every field
+    is checked and capped here whatever the child claims, and only the names asked for are kept."""
     missing = f"the program ended without a result (exit status {os.waitstatus_to_exitcode(wait_status)})"
     try:
         report = loads_line(raw.split(b"\n", 1)[0])
@@ -324,7 +384,11 @@ def _parse_report(
         trace, steps = report.get("trace"), report.get("steps")
         if any(x is not None and not isinstance(x, list) for x in (trace, steps)):
             raise ProtocolError("trace")
-        return status, error, line, parse_values(report.get("values", {})), trace, steps
+        if error is not None:
+            error = cap(error, _ERROR_CHARS)
+            if "can't start new thread" in error:
+                error += f" (a program may run at most {privileges.THREADS} threads in the sandbox)"
+        return status, error, line, parse_values(report.get("values", {}), capture), trace, steps
     except (ProtocolError, ValueError):
         return Status.ERROR, missing, None, {}, None, None
 
@@ -336,21 +400,24 @@ def serve() -> None:
         prctl(_PR_SET_DUMPABLE, 0)  # other processes of this user may not read our memory
     gc.collect()
     gc.freeze()  # keeps the children's copy-on-write pages shared
+    # Forked now, before any request has been read: the zygote's memory never holds program data.
+    zygote = Zygote(functools.partial(child_main, plan))
     channel = _Channel()
     channel.send(
         {
             "op": "ready",
             "isolation": plan.isolation,
             "layers": [{"name": x.name, "active": x.active, "detail": x.detail} for x in layers],
+            "zygote": zygote.pid,
         }
     )
     while (messages := channel.receive()) is not None:
         for message in messages:
             if isinstance(message, dict) and message.get("op") == "run":
-                _serve_one(message, plan, channel)
+                _serve_one(message, plan, channel, zygote)
 
 
-def _serve_one(message: dict[str, Any], plan: Plan, channel: _Channel) -> None:
+def _serve_one(message: dict[str, Any], plan: Plan, channel: _Channel, zygote: Zygote) -> None:
     """Run one request; other messages (a cancel that arrived after its run ended) are dropped."""
     run_id = message.get("id")
     try:
@@ -359,7 +426,12 @@ def _serve_one(message: dict[str, Any], plan: Plan, channel: _Channel) -> None:
     except (ProtocolError, ValueError, TypeError) as exc:
         channel.send({"op": "error", "id": run_id, "error": str(exc)})
         return
-    result = _Run(request, output_bytes, plan, channel, run_id).execute()
+    try:
+        result = _Run(request, output_bytes, plan, channel=channel, zygote=zygote, run_id=run_id).execute()
+    except (OSError, ValueError) as exc:  # the zygote failed: say so, then stop so the host starts afresh
+        message = {"op": "error", "id": run_id, "error": f"the sandbox could not run the program: {exc}", "fatal": True}
+        channel.send(message)
+        sys.exit(1)
     channel.send({"op": "result", "id": run_id, "result": result.to_json()})
 
 

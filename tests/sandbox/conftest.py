@@ -45,11 +45,11 @@ def box() -> Iterator[Sandbox]:
         yield sandbox
 
 
-def session_members(worker_pid: int) -> list[int]:
-    """Processes in the worker's session other than the worker itself (its children would be)."""
+def session_members(worker_pid: int, zygote_pid: int | None = None) -> list[int]:
+    """Processes in the worker's session other than the worker and its zygote (children would be)."""
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == worker_pid:
+        if not entry.isdigit() or int(entry) in (worker_pid, zygote_pid):
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as handle:
@@ -65,4 +65,4 @@ def session_members(worker_pid: int) -> list[int]:
 def assert_contained(box: Sandbox) -> None:
     worker = box.worker_pid
     assert worker is not None, "the worker died"
-    assert session_members(worker) == [], "a process was left behind"
+    assert session_members(worker, box.zygote_pid) == [], "a process was left behind"

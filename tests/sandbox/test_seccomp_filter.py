@@ -67,7 +67,31 @@ def x86() -> list[tuple[int, int, int, int]]:
         (16, (0, 0x5401), ALLOW),  # ioctl TCGETS
         (16, (0, 0x5412), EPERM),  # ioctl TIOCSTI
         (302, (0, 9, 0, 1234), ALLOW),  # prlimit64 reading
+        (302, (OWN_PID, 9, 0, 1234), ALLOW),  # prlimit64 reading, by pid
         (302, (0, 9, 1234, 0), EPERM),  # prlimit64 setting
+        (302, (OWN_PID + 1, 9, 0, 1234), EPERM),  # prlimit64 reading another process
+        (29, (0, 4096, 0o1666), EPERM),  # shmget
+        (68, (), EPERM),  # msgget
+        (64, (), EPERM),  # semget
+        (240, (), EPERM),  # mq_open
+        (294, (0,), EPERM),  # inotify_init1
+        (300, (), EPERM),  # fanotify_init
+        (141, (0, 0, 5), ALLOW),  # setpriority(PRIO_PROCESS, self)
+        (141, (0, OWN_PID, 5), ALLOW),
+        (141, (0, OWN_PID + 1, 19), EPERM),  # another process
+        (141, (2, 0, 19), EPERM),  # PRIO_USER: every process of the user
+        (141, (1, 0, 19), EPERM),  # PRIO_PGRP
+        (141, (0, (1 << 32) | OWN_PID, 19), EPERM),  # high bits set: refused rather than truncated
+        (203, (0, 8, 0), ALLOW),  # sched_setaffinity(self)
+        (203, (OWN_PID + 1, 8, 0), EPERM),
+        (144, (OWN_PID + 1, 5, 0), EPERM),  # sched_setscheduler(other, SCHED_IDLE)
+        (142, (OWN_PID + 1, 0), EPERM),  # sched_setparam
+        (314, (OWN_PID + 1, 0, 0), EPERM),  # sched_setattr
+        (251, (1, 0, 7), ALLOW),  # ioprio_set(IOPRIO_WHO_PROCESS, self)
+        (251, (1, OWN_PID + 1, 7), EPERM),
+        (251, (3, 0, 7), EPERM),  # IOPRIO_WHO_USER
+        (157, (15, 0), ALLOW),  # prctl(PR_SET_NAME)
+        (157, (1, 0), EPERM),  # prctl(PR_SET_PDEATHSIG): the tie to the zygote stays
         (160, (), EPERM),  # setrlimit
         (90, (), EPERM),  # chmod
         (280, (), EPERM),  # utimensat
@@ -88,6 +112,10 @@ def test_arm64_table() -> None:
     assert evaluate(prog, ARM, 221) == EPERM  # execve
     assert evaluate(prog, ARM, 220, (0x11,)) == EPERM  # clone for a process
     assert evaluate(prog, ARM, 198) == EPERM  # socket
+    assert evaluate(prog, ARM, 194) == EPERM  # shmget
+    assert evaluate(prog, ARM, 26) == EPERM  # inotify_init1
+    assert evaluate(prog, ARM, 140, (0, OWN_PID + 1, 19)) == EPERM  # setpriority on another process
+    assert evaluate(prog, ARM, 140, (0, 0, 19)) == ALLOW
     assert evaluate(prog, X86, 0) == KILL
 
 
