@@ -1,7 +1,9 @@
 """The layer rules of docs/architecture.md, checked mechanically on every module's imports.
 
 Qt may be imported only under `app.ui`; `sandbox` and `models` never import `app`; `sandbox`
-imports neither `app` nor `models`.
+imports neither `app` nor `models`; inside `app`, nothing but `app.ui` and the entry points
+(`app.cli`, `app.__main__`, which open the window) imports `app.ui`, so the reasoning core, the
+store and the evaluator stay usable without a window.
 """
 
 from __future__ import annotations
@@ -9,7 +11,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+ENTRY_POINTS = ("app.cli", "app.__main__")
 QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6")
 
 
@@ -23,18 +28,22 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def violations() -> list[str]:
+def violations(root: Path = ROOT) -> list[str]:
     found = []
     for package in ("app", "models", "sandbox"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            roots = {name.partition(".")[0] for name in imported_modules(path)}
-            if not module.startswith("app.ui") and roots & set(QT):
+        for path in sorted((root / package).rglob("*.py")):
+            module = ".".join(path.relative_to(root).with_suffix("").parts)
+            imported = imported_modules(path)
+            roots = {name.partition(".")[0] for name in imported}
+            in_ui = module == "app.ui" or module.startswith("app.ui.")
+            if not in_ui and roots & set(QT):
                 found.append(f"{module} imports Qt")
             if package in ("models", "sandbox") and "app" in roots:
                 found.append(f"{module} imports app")
             if package == "sandbox" and "models" in roots:
                 found.append(f"{module} imports models")
+            if package == "app" and not in_ui and module not in ENTRY_POINTS and any(n == "app.ui" or n.startswith("app.ui.") for n in imported):
+                found.append(f"{module} imports app.ui")
     return found
 
 
@@ -42,7 +51,19 @@ def test_layers_are_respected() -> None:
     assert violations() == []
 
 
-def test_the_check_catches_a_violation(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.py"
-    bad.write_text("from PySide6.QtWidgets import QWidget\nimport app.ui\n")
-    assert imported_modules(bad) == {"PySide6.QtWidgets", "app.ui"}
+@pytest.mark.parametrize(
+    ("path", "source", "expected"),
+    [
+        ("app/reasoning/bad.py", "from PySide6.QtWidgets import QWidget\n", "app.reasoning.bad imports Qt"),
+        ("models/bad.py", "import app.reasoning\n", "models.bad imports app"),
+        ("sandbox/bad.py", "from models.types import LanguageModel\n", "sandbox.bad imports models"),
+        ("sandbox/bad.py", "import app\n", "sandbox.bad imports app"),
+        ("app/store/bad.py", "from app.ui.main_window import MainWindow\n", "app.store.bad imports app.ui"),
+    ],
+)
+def test_each_rule_catches_its_violation(tmp_path: Path, path: str, source: str, expected: str) -> None:
+    (tmp_path / path).parent.mkdir(parents=True)
+    (tmp_path / path).write_text(source)
+    (tmp_path / "app" / "ui").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "app" / "ui" / "fine.py").write_text("from PySide6.QtWidgets import QWidget\nimport app.reasoning\n")
+    assert violations(tmp_path) == [expected]

@@ -23,7 +23,9 @@ def test_pot_without_finishing(sandbox: Sandbox) -> None:
 
 def test_pot_with_finishing(sandbox: Sandbox) -> None:
     model = ScriptedModel(["```python\nans = 123 / 60\n```", "Answer: (B)"])
-    solution = solve_pot("123 minutes in hours? (A) 2.5 (B) 2.05 (C) 2.3", model, sandbox, finish=True)
+    # The options do not contain 2.05: only the value of `ans` can put it into the finishing prompt.
+    question = "123 minutes in hours? (A) 2.5 h (B) 2 h 3 min (C) 2.3 h"
+    solution = solve_pot(question, model, sandbox, finish=True)
     assert len(model.calls) == 2
-    assert "2.05" in model.calls[1]
+    assert "2.05" not in model.calls[0] and "2.05" in model.calls[1]
     assert solution.answer == "(B)"

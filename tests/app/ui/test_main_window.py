@@ -97,9 +97,13 @@ def test_method_and_layout_are_remembered(qtbot: QtBot, make_window: WindowMaker
     window.question.setPlainText("q")
     with qtbot.waitSignal(window.controller.solved, timeout=30_000):
         window.solve()
+    total = sum(window.splitter.sizes())
+    window.splitter.setSizes([total // 10, total // 5, total // 3, total - total // 10 - total // 5 - total // 3])
+    chosen = window.splitter.sizes()
     window.close()
     again = make_window(ScriptedModel([]))
     assert again.method.currentData() == "pot"
+    assert again.splitter.sizes() == chosen != [total // 4] * 4
 
 
 def test_table_is_linearised_into_the_question() -> None:
