@@ -42,7 +42,12 @@ def violations(root: Path = ROOT) -> list[str]:
                 found.append(f"{module} imports app")
             if package == "sandbox" and "models" in roots:
                 found.append(f"{module} imports models")
-            if package == "app" and not in_ui and module not in ENTRY_POINTS and any(n == "app.ui" or n.startswith("app.ui.") for n in imported):
+            if (
+                package == "app"
+                and not in_ui
+                and module not in ENTRY_POINTS
+                and any(n == "app.ui" or n.startswith("app.ui.") for n in imported)
+            ):
                 found.append(f"{module} imports app.ui")
     return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -62,6 +63,11 @@ def run(
     close = getattr(window.controller.model, "close", None)
     if callable(close):
         close()
+    # Release the window (the crash hook holds it) and what it owns now, while the interpreter is
+    # whole: finalizers left to interpreter teardown (llama.cpp's) find `sys` gone and complain.
+    sys.excepthook = sys.__excepthook__
+    del window
+    gc.collect()
     crash.close_native_crash_log()
     return status
 

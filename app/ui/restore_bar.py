@@ -6,7 +6,7 @@ Signals: restore_clicked(), discard_clicked(). Hidden until `offer()`; it holds 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 
 class RestoreBar(QFrame):
@@ -17,6 +17,7 @@ class RestoreBar(QFrame):
         super().__init__(parent)
         self.setObjectName("restoreBar")
         self.setStyleSheet("#restoreBar { background: #fff4ce; border: 1px solid #c8a600; }")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)  # the panes keep the height
         self.message = QLabel(wordWrap=True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)  # the question is the user's text, not markup
         self.restore_button = QPushButton("Restore")
@@ -30,7 +31,9 @@ class RestoreBar(QFrame):
         self.hide()
 
     def offer(self, question: str, crash_report: str | None) -> None:
-        first_line = question.strip().splitlines()[0][:80] if question.strip() else "a program"
+        first_line = question.strip().splitlines()[0] if question.strip() else "a program"
+        if len(first_line) > 80:
+            first_line = first_line[:79] + "…"
         text = f"PAL Studio did not close normally last time. Restore your work on “{first_line}”?"
         if crash_report:
             text += f" The crash report is in {crash_report}."

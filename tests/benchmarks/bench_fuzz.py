@@ -83,7 +83,9 @@ def escapes(rng: random.Random) -> str:
 
 
 def bad_text(rng: random.Random) -> str:
-    junk = "".join(chr(rng.choice((0xD800, 0xDFFF, 0xFFFE, 0x10FFFF, 0x80, 0xFF, 0))) for _ in range(rng.randint(1, 10)))
+    junk = "".join(
+        chr(rng.choice((0xD800, 0xDFFF, 0xFFFE, 0x10FFFF, 0x80, 0xFF, 0))) for _ in range(rng.randint(1, 10))
+    )
     return rng.choice((junk, f"ans = '{junk}'", f"# {junk}\nprint(1)", f"print({junk!r})"))
 
 
