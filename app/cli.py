@@ -215,6 +215,10 @@ def _report(solution: Solution, as_json: bool) -> None:
     calls = f"{len(solution.calls)} model call{'s' if len(solution.calls) != 1 else ''}"
     if solution.answered:
         print(f"Answer: {display_text(solution.answer or '')}")
+        if solution.samples > 1:
+            confidence = solution.confidence
+            weak = "" if confidence.confident else " — weak support: compare the programs with --json"
+            print(f"Support: {display_text(confidence.text)}{weak}")
     else:
         print(f"No answer: {solution.message}.")
         if solution.error:

@@ -12,13 +12,14 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from models.gguf_info import GGUFInfo, check_loadable, inspect
-from models.types import FinishReason, Generation, GenerationRequest, ModelError
+from models.parallel import MAX_SEQUENCES, ParallelDecoder
+from models.types import BatchEvent, FinishReason, Generation, GenerationRequest, ModelError
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class LocalModel:
         self._cancel = threading.Event()
         self._formatter = self._chat_formatter()
         self._prefixed: dict[str, list[int]] = {}
+        self._parallel: ParallelDecoder | None = None  # made on the first batch (its KV cache costs memory)
+        self.parallel_sequences = MAX_SEQUENCES
 
     @property
     def name(self) -> str:
@@ -81,7 +84,34 @@ class LocalModel:
 
     def close(self) -> None:
         with self._lock:
+            if self._parallel is not None:
+                self._parallel.close()
+                self._parallel = None
             self._llama.close()
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+        """Decode the requests together in one llama.cpp batch (see `models.parallel`). Prompts that
+        do not fit the context fail the batch before anything is decoded; a sequence that finds the
+        shared cache full later ends with finish reason "length" while the others go on."""
+        with self._lock:
+            self._cancel.clear()
+            prompts = [
+                self._llama.tokenize(self.format_prompt(r).encode("utf-8"), add_bos=True, special=True)
+                for r in requests
+            ]
+            needed = sum(len(p) for p in {tuple(p): p for p in prompts}.values()) + len(requests)
+            if needed > self.n_ctx:
+                raise ModelError(
+                    f"the {len(requests)} prompts need {needed} tokens but the model's context holds {self.n_ctx}; "
+                    "ask for fewer samples, shorten the question or raise the context size"
+                )
+            if self._parallel is None:
+                self._parallel = ParallelDecoder(self._llama, n_ctx=self.n_ctx, n_threads=self.settings.n_threads)
+            try:
+                biases = [self._logit_bias(r) for r in requests]
+                yield from self._parallel.run(prompts, requests, self._cancel, biases)
+            except (RuntimeError, ValueError) as exc:
+                raise ModelError(f"{self.name} failed while decoding in parallel: {exc}") from exc
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
         with self._lock:

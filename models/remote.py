@@ -13,15 +13,25 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import json
+import queue
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from models.types import FinishReason, Generation, GenerationRequest, ModelError
+from models.parallel import MAX_SEQUENCES, closed_block
+from models.types import (
+    BatchEvent,
+    FinishReason,
+    Generation,
+    GenerationRequest,
+    ModelError,
+    SequenceChunk,
+    SequenceDone,
+)
 
 MAX_LINE_BYTES = 1_000_000
 MAX_REPLY_CHARS = 200_000
@@ -56,9 +66,45 @@ class RemoteModel:
     def name(self) -> str:
         return f"{self.model or 'model'} at {urlsplit(self.base_url).netloc}"
 
+    parallel_sequences = MAX_SEQUENCES  # a server with parallel slots (llama-server -np, vLLM) decodes them together
+
     def cancel(self) -> None:
         with self._lock:
             self._cancelled_below = next(self._ids)
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+        """The requests sent concurrently, one thread each; events in the order they arrive.
+        A sequence asked to stop after its code block stops reading there (closing the stream)."""
+        events: queue.Queue[BatchEvent | Exception] = queue.Queue()
+
+        def one(index: int, request: GenerationRequest) -> None:
+            text = ""
+            try:
+                stream = self.generate(request)
+                for item in stream:
+                    if isinstance(item, Generation):
+                        events.put(SequenceDone(index, item))
+                        return
+                    text += item
+                    events.put(SequenceChunk(index, item))
+                    if request.stop_after_code_block and closed_block(text):
+                        stream.close()
+                        events.put(SequenceDone(index, Generation(text, 0, 0, 0, 0.0, 0.0, "stop")))
+                        return
+            except Exception as exc:  # handed to the caller's thread
+                events.put(exc)
+
+        for index, request in enumerate(requests):
+            threading.Thread(target=one, args=(index, request), daemon=True, name=f"remote-seq-{index}").start()
+        for _ in requests:
+            event = events.get()
+            while isinstance(event, SequenceChunk):
+                yield event
+                event = events.get()
+            if isinstance(event, Exception):
+                self.cancel()
+                raise event if isinstance(event, ModelError) else ModelError(f"{self.name}: {event}")
+            yield event
 
     def close(self) -> None:
         self.cancel()
@@ -67,7 +113,7 @@ class RemoteModel:
         with self._lock:
             return generation_id < self._cancelled_below
 
-    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+    def generate(self, request: GenerationRequest) -> Generator[str | Generation, None, None]:
         if request.token_bias:
             raise ModelError(f"{self.name} cannot bias tokens by their text (a server does not share its tokenizer)")
         with self._lock:

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
-from models.types import FinishReason, Generation, GenerationRequest, ModelError
+from models.types import (
+    BatchEvent,
+    FinishReason,
+    Generation,
+    GenerationRequest,
+    ModelError,
+    SequenceChunk,
+    SequenceDone,
+)
 
 
 class ScriptedModel:
@@ -24,7 +32,10 @@ class ScriptedModel:
         chunk_size: int | None = None,
         chunk_delay_s: float = 0.0,
         name: str = "scripted",
+        parallel: int = 1,
     ) -> None:
+        """`parallel` > 1 makes it a batching model (like `LocalModel`): `generate_batch` takes the
+        next replies for its requests, in order, and interleaves their chunks as a batch would."""
         self._replies = deque(replies)
         self._chunk_size = chunk_size
         self._delay = chunk_delay_s  # pretend to be slow, e.g. to cancel a stream in a GUI test
@@ -32,6 +43,8 @@ class ScriptedModel:
         self._cancelled = threading.Event()
         self.calls: list[str] = []  # each call's prompt, as text
         self.requests: list[GenerationRequest] = []
+        self.parallel_sequences = parallel
+        self.batches: list[int] = []  # the size of each generate_batch call
 
     @property
     def name(self) -> str:
@@ -54,6 +67,23 @@ class ScriptedModel:
         text = reply[: min(sent, len(reply))]
         finish: FinishReason = "cancelled" if self._cancelled.is_set() and sent < len(reply) else "stop"
         yield Generation(text, len(self.calls[-1].split()), 0, len(text.split()), 0.0, 0.0, finish)
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+        if self.parallel_sequences < 2:
+            raise ModelError(f"{self._name} was not made with parallel > 1")
+        self.batches.append(len(requests))
+        streams = [self.generate(request) for request in requests]
+        done: set[int] = set()
+        while len(done) < len(streams):  # one chunk of each live sequence per step, like a decode step
+            for index, stream in enumerate(streams):
+                if index in done:
+                    continue
+                item = next(stream)
+                if isinstance(item, Generation):
+                    done.add(index)
+                    yield SequenceDone(index, item)
+                else:
+                    yield SequenceChunk(index, item)
 
     def cancel(self) -> None:
         self._cancelled.set()

@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 Role = Literal["system", "user", "assistant"]
-FinishReason = Literal["stop", "length", "cancelled"]
+# "cut": a batch ended this sequence because most of the others had long finished (see
+# models.parallel); its text is incomplete and a caller should treat it as no reply.
+FinishReason = Literal["stop", "length", "cancelled", "cut"]
 
 
 class ModelError(RuntimeError):
@@ -39,6 +41,7 @@ class GenerationRequest:
     seed: int | None = None
     stop: tuple[str, ...] = ()
     grammar: str | None = None
+    stop_after_code_block: bool = False  # end once a closed ``` block has arrived (batched decoding)
     logit_bias: Mapping[int, float] = field(default_factory=dict)
     token_bias: Mapping[str, float] = field(default_factory=dict)
 
@@ -83,6 +86,25 @@ class Generation:
         return decoded / self.decode_s if decoded > 0 and self.decode_s > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class SequenceChunk:
+    """Text of sequence `index` of a batch (the request at that position)."""
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SequenceDone:
+    """Sequence `index` of a batch has ended; the others may go on."""
+
+    index: int
+    generation: Generation
+
+
+BatchEvent = SequenceChunk | SequenceDone
+
+
 class LanguageModel(Protocol):
     """A model that streams text. `generate` yields text chunks, then the `Generation` last."""
 
@@ -110,3 +132,20 @@ def complete(
         if on_text is not None:
             on_text(item)
     raise ModelError(f"{model.name} ended a generation without a result")
+
+
+def generate_batch(model: LanguageModel, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+    """Several requests at once: decoded together where the model can (`LocalModel` batches them
+    in llama.cpp, `RemoteModel` sends them concurrently), else one after another."""
+    batched = getattr(model, "generate_batch", None)
+    if callable(batched):
+        yield from batched(requests)
+        return
+    for index, request in enumerate(requests):
+        for item in model.generate(request):
+            yield SequenceDone(index, item) if isinstance(item, Generation) else SequenceChunk(index, item)
+
+
+def parallel_capacity(model: LanguageModel) -> int:
+    """How many sequences `generate_batch` decodes together (1: one after another)."""
+    return int(getattr(model, "parallel_sequences", 1))

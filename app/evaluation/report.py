@@ -47,6 +47,19 @@ def _figures(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "prompt_tokens_per_item": round(sum(r["prompt_tokens"] for r in rows) / n, 1) if n else None,
         "calls_per_item": round(sum(r["calls"] for r in rows) / n, 2) if n else None,
         "statuses": dict(Counter(r["status"] for r in rows).most_common()),
+        **_calibration(rows),
+    }
+
+
+def _calibration(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Accuracy of the answers shown as confident and of the rest (records before confidence
+    was recorded count as not confident)."""
+    confident = [r for r in rows if (r.get("confidence") or {}).get("confident")]
+    rest = [r for r in rows if r not in confident]
+    return {
+        "confident_items": len(confident),
+        "confident_accuracy": _rate(sum(bool(r["correct"]) for r in confident), len(confident)),
+        "other_accuracy": _rate(sum(bool(r["correct"]) for r in rest), len(rest)),
     }
 
 
@@ -74,6 +87,8 @@ _COLUMNS = (
     ("p90 s", lambda m: f"{m['p90_s']}"),
     ("Tokens/item", lambda m: f"{m['tokens_per_item']}"),
     ("Calls/item", lambda m: f"{m['calls_per_item']}"),
+    ("Confident: items, accuracy", lambda m: f"{m['confident_items']}, {_pct(m['confident_accuracy'])}"),
+    ("Others' accuracy", lambda m: _pct(m["other_accuracy"])),
 )
 
 

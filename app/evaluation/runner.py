@@ -60,6 +60,8 @@ def record_of(item: Item, method: Method, solution: Solution, sandbox: Sandbox |
         "prompt_tokens": sum(c.prompt_tokens for c in solution.calls),
         "completion_tokens": sum(c.completion_tokens for c in solution.calls),
         "votes": [{"answer": v.answer, "count": v.count} for v in solution.votes],
+        "samples": solution.samples,
+        "confidence": solution.confidence.to_json(),
         "program": solution.program,
         "error": solution.error,
     }

@@ -9,7 +9,8 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     pot+nocomment  tokens starting with `#` biased by -2 (the PoT paper's zero-shot setting)
     pot+finish   PoT with the finishing step
     +fallback    when every program fails, answer by chain of thought (labelled as such)
-    sc-pal       k sampled programs (temperature 0.7, top-p 0.95), majority vote over answers
+    sc-pal       k sampled programs (temperature 0.7, top-p 0.95), majority vote over answers; decoded
+                 together where the model can, else one by one until the winner cannot change
     coc          Chain of Code: lines that cannot run are emulated by the model
     iipc         Iteratively Improved Program Construction
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought
@@ -30,6 +31,7 @@ from app.reasoning.iipc import solve_iipc
 from app.reasoning.numbers import vote_key
 from app.reasoning.pal import solve_pal
 from app.reasoning.pot import solve_pot
+from app.reasoning.rounds import RoundModel, settled
 from app.reasoning.session import CancelToken, Sampling
 from app.reasoning.solution import Solution, SolveStatus, Vote
 from app.reasoning.solve_log import log_solution
@@ -133,7 +135,7 @@ def solve(
     spec = Method.parse(method) if isinstance(method, str) else method
     cancel = cancel or CancelToken()
 
-    def once(spec: Method, sampling: Sampling) -> Solution:
+    def once(spec: Method, sampling: Sampling, model: LanguageModel = model) -> Solution:
         common = {"sampling": sampling, "on_event": on_event, "cancel": cancel, "log": False}
         limits = {"time_s": time_s, "memory_mb": memory_mb}
         if spec.base == "cot":
@@ -155,7 +157,7 @@ def solve(
     elif spec.samples == 1:
         solution = once(spec, Sampling(temperature))
     else:  # each sample its own seed: a vote is repeatable
-        solution = _vote(_until_final(partial(once, spec, replace(SAMPLING, seed=i + 1)) for i in range(spec.samples)))
+        solution = _vote(_in_rounds(spec, once, RoundModel(model, cancel)))
     if "fallback" in spec.options and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(
             solution, solve_cot(question, model, sandbox, on_event=on_event, cancel=cancel, log=False)
@@ -163,6 +165,26 @@ def solve(
     solution = replace(solution, method=spec.name)
     log_solution(solution)
     return solution
+
+
+def _in_rounds(spec: Method, once: Callable[..., Solution], shared: RoundModel) -> list[Solution]:
+    """The vote's samples, a round at a time, until the winner is settled or all k are in.
+    A batched round is used whole: its samples cost no more than the first of them."""
+    done: list[Solution] = []
+
+    def is_settled() -> bool:
+        counts = [v.count for v in vote([s.answer if s.answered else None for s in done])]
+        return settled(counts, spec.samples - len(done))
+
+    for seeds in shared.rounds(list(range(1, spec.samples + 1))):
+        shared.start_round(seeds)
+        for seed in seeds:
+            done.append(once(spec, replace(SAMPLING, seed=seed), shared))
+            if done[-1].status in _FINAL or (not shared.batching and is_settled()):
+                return done
+        if is_settled():
+            return done
+    return done
 
 
 def _until_final(solves: Iterable[Callable[[], Solution]]) -> list[Solution]:

@@ -144,6 +144,7 @@ class SolveSession:
             top_p=self.sampling.top_p,
             seed=self.sampling.seed,
             stop=stop,
+            stop_after_code_block=stop_after_program,
             grammar=decoding.grammar,
             token_bias=decoding.token_bias,
         )

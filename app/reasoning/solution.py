@@ -62,6 +62,25 @@ class Vote:
 
 
 @dataclass(frozen=True)
+class Confidence:
+    """How well an answer is supported, in words for the student and as a share of the samples.
+
+    `confident` marks answers most of the samples agree on: measured with the embedded model,
+    answers that independent samples agreed on were right far more often than the rest (the
+    evaluator reports both groups' accuracy, so this stays a measured claim)."""
+
+    text: str
+    value: float | None  # the winner's share of the samples; None when there was nothing to compare
+    confident: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "value": self.value, "confident": self.confident}
+
+
+CONFIDENT_SHARE = 0.6  # three of five, or every sample of a vote that ended early
+
+
+@dataclass(frozen=True)
 class CodeStep:
     """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""
 
@@ -112,6 +131,26 @@ class Solution:
     def message(self) -> str:
         return STATUS_TEXT[self.status]
 
+    @property
+    def confidence(self) -> Confidence:
+        what = "methods" if self.method.startswith("mix") else "programs"
+        if self.samples < 2:
+            if not self.answered:
+                return Confidence("no answer", None)
+            single = "one chain of thought" if self.program is None else "one program"
+            return Confidence(f"{single}, not cross-checked", None)
+        if not self.votes or not self.answered:
+            return Confidence(f"every {what[:-1]} failed" if not self.votes else "no answer", 0.0)
+        top = self.votes[0].count
+        share = round(top / self.samples, 3)
+        tied = [v for v in self.votes if v.count == top]
+        if len(tied) > 1:
+            names = [f"{v.answer} ({v.count})" for v in tied]
+            listed = " and ".join(names) if len(names) == 2 else ", ".join(names)
+            count = "two" if len(tied) == 2 else str(len(tied))
+            return Confidence(f"{count} answers tied: {listed}", share)
+        return Confidence(f"{top} of {self.samples} {what} agree", share, share >= CONFIDENT_SHARE)
+
     def to_json(self) -> dict[str, Any]:
         """The CLI's `--json` object and the log line (contract: docs/architecture.md)."""
         return {
@@ -146,6 +185,7 @@ class Solution:
             "variables": {name: value.to_json() for name, value in self.variables.items()},
             "votes": [{"answer": v.answer, "count": v.count} for v in self.votes],
             "samples": self.samples,
+            "confidence": self.confidence.to_json(),
             "fallback_used": self.fallback_used,
             "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],

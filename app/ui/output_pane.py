@@ -109,6 +109,10 @@ class OutputPane(QWidget):
             failed = solution.samples - sum(v.count for v in solution.votes)
             voters = "chain of thought, PAL and PoT" if solution.method == "mix" else f"{solution.samples} programs"
             lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
+            confidence = solution.confidence
+            if solution.answered:
+                advice = "" if confidence.confident else " — weak support: compare the programs before trusting it"
+                lines.append(f"Support: {display_text(confidence.text)}{advice}")
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
         self.votes.setText("\n".join(lines))

@@ -76,3 +76,15 @@ def test_checksum_mismatch_is_refused(tmp_path: Path) -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with serve(state()) as endpoint, pytest.raises(ModelError, match="refused"):
         download(REPO, "nope.gguf", endpoint=endpoint, folder=tmp_path)
+
+
+@pytest.mark.parametrize("entry_id", ["qwen2.5-math-1.5b-instruct-q4_k_m", "qwen2.5-1.5b-instruct-q4_k_m"])
+def test_the_recommended_math_models_download_from_their_catalog_entry(tmp_path: Path, entry_id: str) -> None:
+    from models import catalog
+
+    entry = next(d for d in catalog.load().downloads if d.id == entry_id)
+    assert entry.license == "Apache-2.0" and "GSM8K" in entry.good_for and entry.ram_gb <= 2.5
+    small = os.urandom(1 << 20)
+    with serve(HubState(files={f"{entry.repo}/{entry.file_name}": small})) as endpoint:
+        path = download(entry.repo, entry.file_name, endpoint=endpoint, folder=tmp_path)
+    assert path.name == entry.file_name and path.read_bytes() == small

@@ -18,7 +18,7 @@ import pytest
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from models.embedded import ensure_embedded
 from models.remote import RemoteModel, privacy_warning
-from models.types import GenerationRequest, ModelError, complete
+from models.types import Generation, GenerationRequest, ModelError, SequenceChunk, complete, generate_batch
 from tests.models.openai_stub import StubState, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +34,30 @@ def test_streams_text_and_reads_usage() -> None:
     body = state.bodies[0]
     assert body["messages"] == [{"role": "user", "content": "hi"}]
     assert body["stream"] is True and body["max_tokens"] == 20 and body["seed"] == 3
+
+
+def test_a_batch_goes_out_concurrently_and_each_sequence_stops_at_its_code_block() -> None:
+    block = "```python\nprint(2)\n```\n"
+    state = StubState([block + "and then a long explanation " * 3], delay_s=0.1)
+    requests = [
+        GenerationRequest.chat("hi", max_tokens=50, seed=seed, stop_after_code_block=True) for seed in (1, 2, 3)
+    ]
+    texts: dict[int, str] = {0: "", 1: "", 2: ""}
+    ended: dict[int, Generation] = {}
+    with serve(state) as url:
+        started = time.perf_counter()
+        for event in generate_batch(RemoteModel(url), requests):
+            if isinstance(event, SequenceChunk):
+                texts[event.index] += event.text
+            else:
+                ended[event.index] = event.generation
+        elapsed = time.perf_counter() - started
+    assert sorted(ended) == [0, 1, 2] and sorted(body["seed"] for body in state.bodies) == [1, 2, 3]
+    for index, generation in ended.items():
+        assert generation.text == texts[index] and generation.text.startswith(block)
+        assert len(generation.text) < len(block) + 4  # stopped reading at the closing fence
+    one_stream = (len(block) // 4) * 0.1  # the stub streams 4 characters per 0.1 s
+    assert elapsed < 2 * one_stream, "the three requests did not run at the same time"
 
 
 def test_grammar_goes_in_the_request_and_text_bias_is_refused() -> None:

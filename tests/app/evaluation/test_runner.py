@@ -16,7 +16,7 @@ import pytest
 
 from app.evaluation.command import methods_from
 from app.evaluation.datasets import Item
-from app.evaluation.report import html_page, summarise
+from app.evaluation.report import html_page, markdown, summarise
 from app.evaluation.runner import RESULTS, evaluate, read_records
 from app.reasoning.methods import Method, solve
 from app.reasoning.solution import Solution
@@ -81,6 +81,19 @@ def test_concurrent_workers_write_whole_lines(sandbox: Sandbox, tmp_path: Path) 
 def test_samples_turn_program_methods_into_votes() -> None:
     assert [m.name for m in methods_from("pal,cot,sc3-pot", 7)] == ["sc7-pal", "cot", "sc3-pot"]
     assert [m.name for m in methods_from("pal+repair", None)] == ["pal+repair"]
+
+
+def test_calibration_separates_confident_answers() -> None:
+    def record(correct: bool, confident: bool | None) -> dict[str, object]:
+        confidence = None if confident is None else {"text": "", "value": 1.0, "confident": confident}
+        return {"method": "sc-pal", "index": 0, "correct": correct, "valid": True, "answered": True,
+                "seconds": 1.0, "completion_tokens": 1, "prompt_tokens": 1, "calls": 1, "status": "answered",
+                "confidence": confidence}  # fmt: skip
+
+    rows = [record(True, True), record(True, True), record(False, True), record(False, False), record(True, None)]
+    figures = summarise(rows, "d")["methods"][0]
+    assert (figures["confident_items"], figures["confident_accuracy"], figures["other_accuracy"]) == (3, 0.6667, 0.5)
+    assert "Confident: items, accuracy" in markdown(summarise(rows, "d"))
 
 
 def test_html_report_is_self_contained_and_escaped() -> None:

@@ -235,8 +235,23 @@ def test_the_picker_offers_every_method_and_a_vote_is_shown(qtbot: QtBot, make_w
         window.solve()
     assert window.answer.text() == "12"
     assert window.output_pane.votes.isVisible()
-    assert window.output_pane.votes.text() == "Vote of 5 programs: 12 ×3, 10 ×1; 1 failed"
-    assert len(model.calls) == 5
+    assert window.output_pane.votes.text() == (
+        "Vote of 5 programs: 12 ×3, 10 ×1; 1 failed\nSupport: 3 of 5 programs agree"
+    )
+    assert len(model.calls) == 5  # 12 led 2 to 1 after four samples: the fifth could still tie it
+
+
+def test_weak_support_is_said_next_to_the_answer(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel([f"```python\nprint({n})\n```" for n in (12, 10, 7, 12, 10)])
+    window = make_window(model)
+    window.method.setCurrentIndex(window.method.findData("sc-pal"))
+    window.question.setPlainText("What is 3 * 4?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "12"
+    assert window.output_pane.votes.text().splitlines()[-1] == (
+        "Support: two answers tied: 12 (2) and 10 (2) — weak support: compare the programs before trusting it"
+    )
 
 
 def test_chain_of_thought_shows_its_reasoning_and_a_fallback_is_labelled(

@@ -1,0 +1,149 @@
+"""Votes in rounds: early agreement ends a vote, a round's samples come from one batch, a batch's
+sequences end on their own, cancel stops them all (ScriptedModel; the real sandbox runs programs)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from app.reasoning.methods import solve
+from app.reasoning.rounds import RoundModel, settled
+from app.reasoning.session import CancelToken
+from app.reasoning.solution import SolveStatus, Vote
+from models.testing import ScriptedModel
+from models.types import BatchEvent, Generation, GenerationRequest, SequenceChunk, SequenceDone
+from sandbox import Sandbox
+
+from .test_methods import FAILS, pal
+
+
+@pytest.mark.parametrize(
+    ("counts", "remaining", "expected"),
+    [
+        ([3], 2, True),  # three of five agree: the other two cannot catch up
+        ([2], 3, False),
+        ([2, 1], 2, False),  # the runner-up can still reach 3
+        ([3, 1], 1, True),
+        ([2, 2], 0, False),  # a tie stays a tie
+        ([], 5, False),  # nothing answered yet
+        ([1], 0, True),
+    ],
+)
+def test_settled(counts: list[int], remaining: int, expected: bool) -> None:
+    assert settled(counts, remaining) is expected
+
+
+def test_rounds_are_as_large_as_the_model_decodes_together() -> None:
+    assert RoundModel(ScriptedModel([], parallel=8), CancelToken()).rounds([1, 2, 3, 4, 5]) == [[1, 2, 3, 4, 5]]
+    assert RoundModel(ScriptedModel([], parallel=4), CancelToken()).rounds([1, 2, 3, 4, 5]) == [[1, 2, 3, 4], [5]]
+    assert RoundModel(ScriptedModel([]), CancelToken()).rounds([1, 2, 3]) == [[1, 2, 3]]  # one by one
+
+
+def test_three_agreeing_samples_end_a_vote_of_five(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("3 * 4"), pal("12"), pal("6 + 6"), pal("99"), pal("99")])
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert solution.answer == "12"
+    assert solution.votes == (Vote("12", 3),)
+    assert solution.samples == 3 and len(model.requests) == 3  # the last two were never asked for
+    assert solution.to_json()["confidence"] == {"text": "3 of 3 programs agree", "value": 1.0, "confident": True}
+
+
+def test_disagreement_draws_every_sample(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("12"), pal("10"), pal("12"), pal("10"), pal("7")])
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert len(model.requests) == 5
+    assert solution.votes == (Vote("12", 2), Vote("10", 2), Vote("7", 1))
+    assert solution.to_json()["confidence"] == {
+        "text": "two answers tied: 12 (2) and 10 (2)",
+        "value": 0.4,
+        "confident": False,
+    }
+
+
+def test_a_vote_is_one_batch_on_a_batching_model_and_uses_every_sample(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("12"), pal("12"), pal("12"), pal("10"), pal("7")], parallel=8, chunk_size=4)
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert model.batches == [5]
+    assert [r.seed for r in model.requests] == [1, 2, 3, 4, 5]
+    assert solution.votes == (Vote("12", 3), Vote("10", 1), Vote("7", 1))  # settled after three, all five count
+    assert solution.samples == 5 and len(solution.programs) == 5
+
+
+def test_rounds_beyond_the_batch_size_stop_once_settled(sandbox: Sandbox) -> None:
+    settles = ScriptedModel([pal("4")] * 4 + [pal("9")] * 2, parallel=2)
+    solution = solve("q", "sc6-pal", settles, sandbox)
+    assert settles.batches == [2, 2]  # 4 votes to none with two to go
+    assert solution.samples == 4 and solution.votes == (Vote("4", 4),)
+    stays_open = ScriptedModel([pal("4"), pal("4"), pal("4"), pal("5"), pal("9"), pal("9")], parallel=2)
+    solution = solve("q", "sc6-pal", stays_open, sandbox)
+    assert stays_open.batches == [2, 2, 2]  # 3 to 1 with two to go: the runner-up could still tie
+    assert solution.votes == (Vote("4", 3), Vote("9", 2), Vote("5", 1))
+
+
+def test_one_sample_stopping_early_does_not_stop_the_batch(sandbox: Sandbox) -> None:
+    """A session that has its program asks the model to stop; in a batch that must not end the
+    other sequences (each stops at its own closing fence)."""
+    tail = "\nThis program prints its answer." * 20
+    model = ScriptedModel([pal("5"), pal("6") + tail, pal("5") + tail], parallel=8, chunk_size=3)
+    solution = solve("q", "sc3-pal", model, sandbox)
+    assert solution.votes == (Vote("5", 2), Vote("6", 1))
+    assert [len(call.reply) for call in solution.calls] == [len(pal("5")), len(pal("6") + tail), len(pal("5") + tail)]
+
+
+def test_cancel_during_a_batch_stops_every_sequence(sandbox: Sandbox) -> None:
+    cancel = CancelToken()
+    model = ScriptedModel([pal("1")] * 5, parallel=8, chunk_size=1, chunk_delay_s=0.05)
+    threading.Timer(0.2, cancel.cancel).start()
+    solution = solve("q", "sc-pal", model, sandbox, cancel=cancel)
+    assert solution.status is SolveStatus.CANCELLED
+    assert model.batches == [5]
+    assert solution.answer is None
+
+
+def test_every_sample_failing_says_so(sandbox: Sandbox) -> None:
+    model = ScriptedModel([FAILS] * 5, parallel=8)  # one batch of five, every program failing
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert not solution.answered and solution.votes == ()
+    assert solution.to_json()["confidence"] == {"text": "every program failed", "value": 0.0, "confident": False}
+
+
+def test_a_single_program_is_not_cross_checked(sandbox: Sandbox) -> None:
+    solution = solve("q", "pal", ScriptedModel([pal("2")]), sandbox)
+    confidence = solution.to_json()["confidence"]
+    assert confidence == {"text": "one program, not cross-checked", "value": None, "confident": False}
+
+
+class _CutsTheLast:
+    """A batching model whose last sequence is cut short mid-program, as a straggler would be."""
+
+    name = "cuts"
+    parallel_sequences = 8
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = replies
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        raise AssertionError("every request of the vote comes in the batch")
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+        for index, _request in enumerate(requests):
+            text = self.replies[index]
+            cut = index == len(requests) - 1
+            yield SequenceChunk(index, text)
+            yield SequenceDone(index, Generation(text, 1, 0, 1, 0.0, 0.0, "cut" if cut else "stop"))
+
+    def cancel(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_sample_cut_short_counts_as_a_failure_not_a_partial_program(sandbox: Sandbox) -> None:
+    partial = "```python\nx = 7\nprint(x)\ny = x * 100\n"  # cut mid-program: running it would print 7
+    model = _CutsTheLast([pal("700"), pal("700"), pal("5"), pal("700"), partial])
+    solution = solve("q", "sc-pal", model, sandbox)
+    assert solution.votes == (Vote("700", 3), Vote("5", 1))
+    assert solution.samples == 5 and len(solution.programs) == 4  # the cut sample ran nothing

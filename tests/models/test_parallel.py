@@ -1,0 +1,64 @@
+"""Batched decoding on the real embedded model: distinct samples per seed, each sequence ending
+on its own, the prompt's cells reused, cancel mid-batch, and the model usable afterwards."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from models.local import LocalModel
+from models.types import GenerationRequest, SequenceChunk, SequenceDone, complete, generate_batch
+
+PROMPT = "Write a Python program that prints the sum of the numbers from 1 to 10. Reply with one code block."
+
+
+def _request(**options: Any) -> GenerationRequest:
+    settings: dict[str, Any] = {"max_tokens": 60, "stop_after_code_block": True, **options}
+    return GenerationRequest.chat(PROMPT, **settings)
+
+
+def _run(model: LocalModel, requests: list[GenerationRequest]) -> tuple[dict[int, str], dict[int, SequenceDone]]:
+    texts: dict[int, str] = {i: "" for i in range(len(requests))}
+    done: dict[int, SequenceDone] = {}
+    for event in generate_batch(model, requests):
+        if isinstance(event, SequenceChunk):
+            assert event.index not in done, "text after the sequence ended"
+            texts[event.index] += event.text
+        else:
+            done[event.index] = event
+    return texts, done
+
+
+def test_three_seeds_three_samples_each_ending_on_its_own(local_model: LocalModel) -> None:
+    requests = [_request(temperature=1.0, top_p=0.95, seed=seed) for seed in (11, 22, 33)]
+    texts, done = _run(local_model, requests)
+    assert sorted(done) == [0, 1, 2]
+    for index, event in done.items():
+        assert event.generation.text == texts[index]  # the streamed chunks add up to the result
+        assert event.generation.finish_reason in ("stop", "length")
+        if event.generation.finish_reason == "stop":
+            assert event.generation.text.rstrip().endswith("```")  # ended at its own closing fence
+    assert len(set(texts.values())) >= 2, texts  # distinct seeds, distinct samples
+    _again, done_again = _run(local_model, requests[:1])
+    assert done_again[0].generation.cached_prompt_tokens > 0  # the prompt's cells were kept
+
+
+def test_greedy_sequences_in_one_batch_agree(local_model: LocalModel) -> None:
+    texts, _done = _run(local_model, [_request(), _request()])
+    assert texts[0] == texts[1] and "```" in texts[0]
+
+
+def test_cancel_stops_every_sequence_and_the_model_goes_on(local_model: LocalModel) -> None:
+    requests = [_request(temperature=0.8, seed=seed, max_tokens=200, stop_after_code_block=False) for seed in (1, 2, 3)]
+    finishes: dict[int, str] = {}
+    chunks = 0
+    for event in generate_batch(local_model, requests):
+        if isinstance(event, SequenceChunk):
+            chunks += 1
+            if chunks == 6:
+                threading.Thread(target=local_model.cancel).start()
+        else:
+            finishes[event.index] = event.generation.finish_reason
+    assert finishes == {0: "cancelled", 1: "cancelled", 2: "cancelled"}
+    after = complete(local_model, GenerationRequest.chat("Say OK.", max_tokens=8))
+    assert after.finish_reason in ("stop", "length") and after.text.strip()
