@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox import CapturedValue
+from sandbox.result import parse_values
 
 
 class SolveStatus(enum.StrEnum):
@@ -190,6 +191,50 @@ class Solution:
             "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Solution:
+        """The inverse of `to_json` (a history row back to a `Solution`); fields an older row lacks
+        take their defaults. The row is the app's own, written by `to_json`."""
+        ans = data.get("ans")
+        return cls(
+            question=str(data.get("question", "")),
+            method=str(data.get("method", "")),
+            status=SolveStatus(data.get("status", SolveStatus.EXECUTION_FAILED.value)),
+            answer=data.get("answer"),
+            program=data.get("program"),
+            programs=tuple(data.get("programs", ())),
+            output=str(data.get("output", "")),
+            error=data.get("error"),
+            error_line=data.get("error_line"),
+            ans=parse_values({"ans": ans})["ans"] if isinstance(ans, dict) else None,
+            calls=tuple(
+                ModelCall(
+                    purpose=c["purpose"],
+                    prompt=c["prompt"],
+                    reply=c["reply"],
+                    prompt_tokens=c["prompt_tokens"],
+                    completion_tokens=c["completion_tokens"],
+                    seconds=c["seconds"],
+                    tokens_per_s=c.get("tokens_per_s", 0.0),
+                )
+                for c in data.get("model_calls", ())
+            ),
+            repair_used=bool(data.get("repair_used", False)),
+            finish_reply=data.get("finish_reply"),
+            duration_s=float(data.get("duration_s", 0.0)),
+            isolation=data.get("isolation"),
+            variables=parse_values(data.get("variables", {})),
+            votes=tuple(Vote(v["answer"], v["count"]) for v in data.get("votes", ())),
+            samples=int(data.get("samples", 1)),
+            fallback_used=bool(data.get("fallback_used", False)),
+            code_steps=tuple(
+                CodeStep(c["line"], c["emulated"], c.get("values", {})) for c in data.get("code_steps", ())
+            ),
+            timeline=tuple(
+                TimelineStep(t["kind"], t["title"], t["text"], t.get("ok")) for t in data.get("timeline", ())
+            ),
+        )
 
 
 @dataclass

@@ -25,11 +25,12 @@ from app.reasoning.events import PHASES
 from app.reasoning.extract import assigned_names
 from app.reasoning.methods import OPTIONS, Method, solve
 from app.reasoning.pal import propose_repair
+from app.reasoning.runs import solution_of_run
 from app.store.history import History
 from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models.types import LanguageModel
-from sandbox import RunResult, Sandbox, SandboxError
+from sandbox import RunResult, Sandbox, SandboxError, Status
 
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
 
@@ -48,8 +49,8 @@ class LoadProgress:
 
 class SolveController(QObject):
     """Signals: model_ready(str), model_failed(str), busy(bool), phase(str), token(str),
-    program(str), solved(object: Solution), ran(object: RunResult), repaired(object: str | None),
-    failed(str), history_changed().
+    program(str), solved(object: Solution), ran(object: RunResult), hand_run(object: Solution),
+    repaired(object: str | None), failed(str), history_changed().
 
     Each solve is recorded in the history step by step (start, program, run, end)."""
 
@@ -62,6 +63,7 @@ class SolveController(QObject):
     solved = Signal(object)
     ran = Signal(object)
     repaired = Signal(object)
+    hand_run = Signal(object)  # Solution: a program run by hand, as the current solution
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
@@ -72,6 +74,7 @@ class SolveController(QObject):
         self.sandbox = sandbox
         self.history = history
         self._solve_id: int | None = None
+        self._hand_run: tuple[str, str, Solution | None] = ("", "", None)
         self._closed = False
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
@@ -118,9 +121,15 @@ class SolveController(QObject):
 
         self._background.submit("solve", job)
 
-    def run_program(self, code: str, *, settings: Settings, trace: bool = False) -> None:
+    def run_program(
+        self, code: str, *, settings: Settings, trace: bool = False, question: str = "", edits: Solution | None = None
+    ) -> None:
+        """Run `code` by hand. The run becomes the current solution (`hand_run`), read as a solve
+        reads answers, and is saved to the history, so an edit or an accepted repair is never lost;
+        `edits` is the solve whose program was edited (its model calls stay with the new one)."""
         self._cancel = None
         capture = tuple(dict.fromkeys(["ans", *assigned_names(code)]))
+        self._hand_run = (question, code, edits)
 
         def job(_report: Report) -> RunResult:
             return self.sandbox.run(
@@ -191,7 +200,15 @@ class SolveController(QObject):
                 self.history_changed.emit()
             self.solved.emit(result)
         elif tag == "run":
-            self.ran.emit(result)
+            question, code, edits = self._hand_run
+            run = cast(RunResult, result)
+            solution = solution_of_run(question, code, run, edits)
+            if question.strip() and run.status is not Status.KILLED:
+                solve_id = self.history.start(question, solution.method, {})
+                self.history.finish(solve_id, solution)
+                self.history_changed.emit()
+            self.ran.emit(run)
+            self.hand_run.emit(solution)
         elif tag == "repair":
             self.repaired.emit(result)
 

@@ -93,7 +93,8 @@ class MainWindow(QMainWindow):
         history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
         self.controller = SolveController(sandbox or Sandbox(), history, self)
         self._last_result: RunResult | None = None
-        self._solution: Solution | None = None
+        self._solution: Solution | None = None  # what the window shows and exports: a solve, a run or a reopened one
+        self._solve: Solution | None = None  # the last model solve, which a hand-edited program edits
         self._trace: list[dict[str, Any]] | None = None
         self._isolation = "unknown"
         self._ready_text = "Ready."
@@ -185,6 +186,7 @@ class MainWindow(QMainWindow):
         c.program.connect(self._on_program)
         c.solved.connect(self._on_solved)
         c.ran.connect(self._on_ran)
+        c.hand_run.connect(self._on_hand_run)
         c.repaired.connect(self._on_repaired)
         c.failed.connect(self._on_failed)
         c.history_changed.connect(self.history_panel.refresh)
@@ -325,7 +327,9 @@ class MainWindow(QMainWindow):
             return
         self.editor.mark_error_line(0)
         self.editor.mark_emulated_lines(frozenset())  # a plain run emulates nothing
-        self.controller.run_program(code, settings=self.settings, trace=trace)
+        self.controller.run_program(
+            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve
+        )
 
     def trace_program(self) -> None:
         """Run the program recording every step, then show the stepper."""
@@ -399,7 +403,7 @@ class MainWindow(QMainWindow):
         self.editor.setPlainText(program)
 
     def _on_solved(self, solution: Solution) -> None:
-        self._solution = solution
+        self._solution = self._solve = solution
         self._trace = None
         self.stepper.load([], "")
         self.output_pane.show_math(solution.ans.latex if solution.ans else None)
@@ -430,15 +434,19 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(text)
         self.editor.mark_error_line(result.error_line or 0)
         self.isolation_label.setText(f"sandbox: {result.isolation.value}")
-        ans = result.values.get("ans")
         self.output_pane.show_variables(result.values)
         if result.trace is not None:
             self._trace = result.trace
             self.output_pane.show_trace(result.trace, result.stdout)
-        if result.status is Status.OK and not self.controller.is_busy:
-            self.answer.setText(display_text(ans.repr if ans else result.stdout.strip()) or "—")
         self.repair_button.setEnabled(result.status is not Status.OK)
         self._show_status(f"{result.status.value} ({result.duration_s * 1000:.0f} ms)")
+
+    def _on_hand_run(self, solution: Solution) -> None:
+        """A program run by hand is now the current solution: its answer (or none), never the last one's."""
+        self._solution = solution
+        self.output_pane.show_answer(solution.answer)
+        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
+        self.output_pane.show_how(solution)
 
     def _on_repaired(self, program: object) -> None:
         if not isinstance(program, str) or self._before_repair is None:
@@ -487,12 +495,20 @@ class MainWindow(QMainWindow):
         if self.controller.is_busy:
             return
         self._hide_diff()
+        self.output_pane.clear()
+        self._trace = None
         self.question.setPlainText(entry.question)
         self.table.clear()
         self.method.setCurrentIndex(max(self.method.findData(entry.method), 0))
         self.editor.setPlainText(entry.program or "")
+        self.editor.mark_emulated_lines(frozenset())
         self.output_pane.show_output(entry.output + (f"\n{entry.error}" if entry.error else ""))
         self.output_pane.show_answer(entry.answer)
+        self._solution = self._solve = Solution.from_json(entry.solution) if entry.solution else None
+        if self._solution is not None:
+            self.output_pane.show_variables(self._solution.variables)
+            self.output_pane.show_math(self._solution.ans.latex if self._solution.ans else None)
+            self.output_pane.show_how(self._solution)
         self.editor.mark_error_line((entry.solution or {}).get("error_line") or 0)
         self._show_status(f"Reopened a past solve: {entry.status}")
 

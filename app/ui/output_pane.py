@@ -75,11 +75,15 @@ class OutputPane(QWidget):
         self.votes.setVisible(False)
 
     def clear(self) -> None:
+        """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
         self.output.clear()
         self.answer.clear()
         self.show_math(None)
         self.votes.clear()
+        self.votes.setVisible(False)
         self.steps.clear()
+        self.stepper.load([], "")
+        self.show_variables({})
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""

@@ -32,7 +32,8 @@ def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Pa
     texts = [dialog.models.item(i).text() for i in range(dialog.models.count())]
     assert texts[0].startswith("Embedded: Qwen2.5-Coder 1.5B")
     assert any(t.startswith("mine.gguf") for t in texts)
-    assert dialog.catalog.count() == 3
+    assert dialog.catalog.count() == 5  # the catalog's downloads, the two recommended for math first
+    assert dialog.catalog.itemText(0).startswith("Qwen2.5-Math 1.5B Instruct")
     dialog.threads.setValue(2)
     dialog.n_ctx.setValue(8192)
     dialog.temperature.setValue(0.7)

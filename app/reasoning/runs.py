@@ -1,0 +1,57 @@
+"""A program the user ran by hand (Ctrl+R), read as a `Solution` the way solves read answers.
+
+Why: the window, history and exports all work from one `Solution`; an edited program that runs
+must replace what the model's program gave, everywhere, with its answer read by the same rule as
+a solve: `ans` when the program set it (numbers without float noise: 0.1 + 0.2 is 0.3), else the
+printed output, trimmed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.reasoning.numbers import format_answer
+from app.reasoning.pot import ans_text
+from app.reasoning.solution import Solution, SolveStatus
+from sandbox import RunResult, Status
+
+_STATUS = {
+    Status.ERROR: SolveStatus.EXECUTION_FAILED,
+    Status.TIMEOUT: SolveStatus.TIMEOUT,
+    Status.MEMORY: SolveStatus.MEMORY_LIMIT,
+    Status.OUTPUT_LIMIT: SolveStatus.OUTPUT_LIMIT,
+}
+
+
+def solution_of_run(question: str, program: str, result: RunResult, before: Solution | None = None) -> Solution:
+    """The run as the current solution; `before` (the solve it edits) keeps its model calls."""
+    ans = result.values.get("ans")
+    answer: str | None = None
+    if result.status is Status.OK:
+        answer = ans_text(ans) if ans is not None else format_answer(result.stdout) or None
+        status = SolveStatus.ANSWERED if answer else SolveStatus.EMPTY_OUTPUT
+    elif result.status is Status.KILLED and result.error == "cancelled":
+        status = SolveStatus.CANCELLED
+    else:
+        status = _STATUS.get(result.status, SolveStatus.EXECUTION_FAILED)
+    solution = Solution(
+        question=question,
+        method="edited program" if before is None else f"{before.method}, program edited",
+        status=status,
+        answer=answer,
+        program=program,
+        programs=(program,),
+        output=result.stdout,
+        error=result.error,
+        error_line=result.error_line,
+        ans=ans,
+        calls=(),
+        repair_used=False,
+        finish_reply=None,
+        duration_s=result.duration_s,
+        isolation=result.isolation.value,
+        variables=dict(result.values),
+    )
+    if before is None:
+        return solution
+    return replace(solution, calls=before.calls, programs=(*before.programs, program), repair_used=before.repair_used)
