@@ -102,7 +102,12 @@ def _solve(
     if not result.ok:
         return failure_status(result), None
     if draft.ans is None:
-        draft.error = "The program ran but did not set a variable called ans."
+        printed = format_answer(result.stdout)
+        draft.error = "The program ran but did not set a variable called ans, which Program of Thoughts reads."
+        if printed:
+            shown = printed if len(printed) <= 200 else printed[:199] + "…"
+            draft.error += f" It printed {shown!r}; PAL would read that as the answer (offered, not taken)."
+            draft.alternative = printed
         return SolveStatus.NO_ANS, None
     value = ans_text(draft.ans)
     if not finish:

@@ -123,6 +123,9 @@ class Solution:
     fallback_used: bool = False  # every program failed and the answer is chain-of-thought's
     code_steps: tuple[CodeStep, ...] = ()  # Chain of Code: which lines ran in Python, which were emulated
     timeline: tuple[TimelineStep, ...] = ()  # IIPC: every step, in order
+    # PoT without `ans`: what PAL would have read from the output, offered to the user, never
+    # taken silently (the spec's PoT answers from `ans` only).
+    alternative: str | None = None
 
     @property
     def answered(self) -> bool:
@@ -190,6 +193,7 @@ class Solution:
             "fallback_used": self.fallback_used,
             "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
+            "alternative": self.alternative,
         }
 
     @classmethod
@@ -234,6 +238,7 @@ class Solution:
             timeline=tuple(
                 TimelineStep(t["kind"], t["title"], t["text"], t.get("ok")) for t in data.get("timeline", ())
             ),
+            alternative=data.get("alternative"),
         )
 
 
@@ -255,6 +260,7 @@ class Draft:
     code_steps: list[CodeStep] = field(default_factory=list)
     timeline: list[TimelineStep] = field(default_factory=list)
     fallback_used: bool = False
+    alternative: str | None = None
 
     def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
         return Solution(
@@ -277,4 +283,5 @@ class Draft:
             code_steps=tuple(self.code_steps),
             timeline=tuple(self.timeline),
             fallback_used=self.fallback_used,
+            alternative=self.alternative,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.export import notebook_text, to_markdown, to_python
-from app.reasoning import Solution
+from app.reasoning import Solution, SolveStatus
 from app.reasoning.methods import DEFAULT_METHOD, PICKER
 from app.store import settings as settings_store
 from app.store.history import History, HistoryEntry
@@ -210,6 +211,7 @@ class MainWindow(QMainWindow):
         self.copy_answer_button.clicked.connect(self._on_copy_answer_clicked)
         self.copy_program_button.clicked.connect(self._on_copy_program_clicked)
         self.export_button.clicked.connect(self._on_export_clicked)
+        self.output_pane.alternative_button.clicked.connect(self._on_alternative_clicked)
         self.accept_button.clicked.connect(self._on_accept_clicked)
         self.revert_button.clicked.connect(self._on_revert_clicked)
         self.examples.activated.connect(self._on_example_activated)
@@ -412,6 +414,7 @@ class MainWindow(QMainWindow):
             self.editor.setPlainText(solution.program)
         self.editor.mark_error_line(solution.error_line or 0)
         self.output_pane.show_answer(solution.answer)
+        self.output_pane.show_alternative(solution.alternative)
         self.output_pane.show_how(solution)
         self.output_pane.show_steps(solution)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
@@ -460,6 +463,21 @@ class MainWindow(QMainWindow):
         for widget in (self.diff, self.accept_button, self.revert_button):
             widget.setVisible(True)
         self._show_status("Repair proposed: accept to run it, or revert.")
+
+    def _on_alternative_clicked(self) -> None:
+        """The user chose PAL's reading of the output: it becomes the answer, labelled as such."""
+        solution = self._solution
+        if solution is None or not solution.alternative:
+            return
+        self._solution = replace(
+            solution,
+            answer=solution.alternative,
+            status=SolveStatus.ANSWERED,
+            method=f"{solution.method}, printed output chosen",
+        )
+        self.output_pane.show_answer(solution.alternative)
+        self.output_pane.show_alternative(None)
+        self._show_status("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 
     def _on_copy_answer_clicked(self) -> None:
         QGuiApplication.clipboard().setText(self.answer.text())

@@ -47,6 +47,9 @@ class OutputPane(QWidget):
         self.votes.setTextFormat(Qt.TextFormat.PlainText)
         self.votes.setWordWrap(True)
         self.status_label = QLabel("Starting…")
+        # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
+        self.alternative_button = QPushButton("")
+        self.alternative_button.setVisible(False)
         self.output = QPlainTextEdit(readOnly=True)
         self.output.setFont(monospace())
         self.stepper = Stepper()
@@ -68,7 +71,15 @@ class OutputPane(QWidget):
         for button in (self.copy_answer_button, self.copy_program_button, self.export_button):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
-        for widget in (QLabel("<b>Answer</b>"), self.answer, self.math, self.votes, self.status_label, self.tabs):
+        widgets = (
+            QLabel("<b>Answer</b>"),
+            self.answer,
+            self.math,
+            self.votes,
+            self.alternative_button,
+            self.status_label,
+        )
+        for widget in (*widgets, self.tabs):
             layout.addWidget(widget)
         layout.addLayout(buttons)
         self.show_math(None)
@@ -81,6 +92,7 @@ class OutputPane(QWidget):
         self.show_math(None)
         self.votes.clear()
         self.votes.setVisible(False)
+        self.alternative_button.setVisible(False)
         self.steps.clear()
         self.stepper.load([], "")
         self.show_variables({})
@@ -121,6 +133,13 @@ class OutputPane(QWidget):
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
+
+    def show_alternative(self, text: str | None) -> None:
+        """Offer PAL's reading of the output when the program did not set `ans` (PoT)."""
+        if text:
+            shown = display_text(text if len(text) <= 40 else text[:39] + "…")
+            self.alternative_button.setText(f"Use the printed output as the answer: {shown} (PAL's reading)")
+        self.alternative_button.setVisible(bool(text))
 
     def show_answer(self, text: str | None) -> None:
         self.answer.setText(display_text(text) if text else "—")

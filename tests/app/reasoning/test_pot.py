@@ -52,3 +52,18 @@ def test_finish_takes_the_last_answer_line(sandbox: Sandbox) -> None:
     assert solution.answer == "2 hours"
     assert solution.method == "pot+finish"
     assert "<ans>120</ans>" in model.calls[1]
+
+
+def test_without_ans_the_printed_output_is_offered_not_taken(sandbox: Sandbox) -> None:
+    model = ScriptedModel(['```python\nprint("5/12")\n```'])
+    solution = solve_pot("What fraction is left?", model, sandbox)
+    assert solution.status is SolveStatus.NO_ANS and solution.answer is None
+    assert solution.alternative == "5/12"
+    assert "did not set a variable called ans" in (solution.error or "")
+    assert "It printed '5/12'" in (solution.error or "")
+    assert solution.to_json()["alternative"] == "5/12"
+
+
+def test_without_ans_and_without_output_nothing_is_offered(sandbox: Sandbox) -> None:
+    solution = solve_pot("q", ScriptedModel(["```python\nx = 3\n```"]), sandbox)
+    assert solution.status is SolveStatus.NO_ANS and solution.alternative is None

@@ -87,3 +87,22 @@ def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
     assert again.output_pane.stepper.slider.maximum() == 0  # no step-through left from before
     again.export_to(tmp_path / "reopened.md")  # was "Solve a question first"
     assert "price = 4" in (tmp_path / "reopened.md").read_text()
+
+
+def test_pot_without_ans_offers_the_printed_output_with_its_label(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    window = make_window(ScriptedModel(['```python\nprint("5/12")\n```']))
+    window.method.setCurrentIndex(window.method.findData("pot"))
+    window.question.setPlainText("What fraction is left?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    button = window.output_pane.alternative_button
+    assert window.answer.text() == "—" and button.isVisible()
+    assert "5/12" in button.text() and "PAL's reading" in button.text()
+    assert "did not set a variable called ans" in window.status_label.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert window.answer.text() == "5/12" and not button.isVisible()
+    window.export_to(tmp_path / "chosen.md")
+    text = (tmp_path / "chosen.md").read_text()
+    assert "**5/12**" in text and "printed output chosen" in text
