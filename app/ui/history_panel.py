@@ -10,7 +10,16 @@ import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.store.history import History, HistoryEntry
 
@@ -57,6 +66,17 @@ class HistoryPanel(QWidget):
 
     def _on_delete_clicked(self) -> None:
         item = self.list.currentItem()
-        if item is not None:
+        if item is not None and self._confirmed(item.text().splitlines()[0]):
             self._history.delete(int(item.data(Qt.ItemDataRole.UserRole)))
             self.refresh()
+
+    def _confirmed(self, title: str) -> bool:
+        """Deleting cannot be undone, so it is asked first (No is the default)."""
+        answer = QMessageBox.question(
+            self,
+            "Delete this solve?",
+            f"Delete “{title[:80]}” from the history? This cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes

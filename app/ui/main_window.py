@@ -6,6 +6,7 @@ Signals of child widgets are handled by `_on_<signal>` slots.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Callable
 from dataclasses import replace
@@ -55,6 +56,10 @@ EXAMPLES = (
 )
 _PROGRESS_DELAY_MS = 500  # short work shows nothing; longer work shows its phase
 _AUTOSAVE_DELAY_MS = 800  # after the last change: typing saves once per pause, not per key
+_STATUS_LABEL_WIDTH = 320
+# The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
+_DEFAULT_SIZE = (1320, 740)
+_SCREEN_MARGIN = 40
 
 
 def linearise_table(text: str) -> str:
@@ -104,6 +109,7 @@ class MainWindow(QMainWindow):
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
         self._autosave_timer = QTimer(self, singleShot=True, interval=_AUTOSAVE_DELAY_MS)
         self._recovered: dict[str, str] | None = None  # work offered back and not yet taken or discarded
+        self._keep_work = False  # closed mid-solve: the autosave stays for the next start
         self._build()
         self._connect()
         self._restore()
@@ -123,30 +129,36 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter()
         for pane in (self.history_panel, question_pane, program_pane, output_pane):
             self.splitter.addWidget(pane)
-        self.reset_layout()
         self.restore_bar = RestoreBar()
         self.setCentralWidget(_column(self.restore_bar, self.splitter))
         self.model_label = QLabel("model: loading…")
         self.speed_label = QLabel("")
         self.isolation_label = QLabel("")
         for label in (self.model_label, self.speed_label, self.isolation_label):
+            label.setMaximumWidth(_STATUS_LABEL_WIDTH)  # a long model name is cut, not a wider window
             self.statusBar().addPermanentWidget(label)
+        self.reset_layout()  # last: it measures the finished window against the screen
         self._hide_diff()
 
     def _build_question_pane(self) -> QWidget:
         self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
         self.table = QPlainTextEdit(placeholderText="Optional table: paste CSV or tab-separated rows")
         self.table.setMaximumHeight(90)
+        for box in (self.question, self.table):  # Tab moves on: keyboard users are not trapped in a text box
+            box.setTabChangesFocus(True)
         self.examples = QComboBox()
         self.examples.addItem("Examples…")
         self.examples.addItems(EXAMPLES)
         self.method = QComboBox()
         for key, title in PICKER:
             self.method.addItem(title, key)
+        for combo in (self.examples, self.method):  # their longest item must not set the pane's width
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
         self.auto_repair = QCheckBox("Auto-repair once on error")
-        self.settings_button = QPushButton("Model and settings…  (Ctrl+,)")
-        self.solve_button = QPushButton("Solve  (Ctrl+Enter)")
-        self.cancel_button = QPushButton("Cancel  (Esc)")
+        self.settings_button = QPushButton("Model and settings… (Ctrl+,)")
+        self.solve_button = QPushButton("Solve (Ctrl+Enter)")
+        self.cancel_button = QPushButton("Cancel (Esc)")
         self.cancel_button.setEnabled(False)
         return _column(
             QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
@@ -155,8 +167,8 @@ class MainWindow(QMainWindow):
 
     def _build_program_pane(self) -> QWidget:
         self.editor = CodeEditor()
-        self.run_button = QPushButton("Run  (Ctrl+R)")
-        self.trace_button = QPushButton("Step through  (Ctrl+T)")
+        self.run_button = QPushButton("Run (Ctrl+R)")
+        self.trace_button = QPushButton("Step (Ctrl+T)")
         self.repair_button = QPushButton("Repair")
         self.repair_button.setEnabled(False)
         self.diff = QPlainTextEdit(readOnly=True)
@@ -217,13 +229,41 @@ class MainWindow(QMainWindow):
         self.examples.activated.connect(self._on_example_activated)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
                      ("Ctrl+T", self.trace_program), ("Escape", self.controller.cancel),
-                     ("Ctrl+,", self.open_settings))  # fmt: skip
+                     ("Ctrl+,", self.open_settings), ("Ctrl+F", self.search_history),
+                     ("Ctrl+H", self.toggle_history), ("Alt+1", self.question.setFocus),
+                     ("Alt+2", self.editor.setFocus), ("Alt+3", self.output.setFocus))  # fmt: skip
         for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
 
+    def search_history(self) -> None:
+        """Ctrl+F: the history's search box (the history is shown first if it was hidden)."""
+        self.history_panel.setVisible(True)
+        self.history_panel.search.setFocus()
+        self.history_panel.search.selectAll()
+
+    def toggle_history(self) -> None:
+        """Ctrl+H: hide the history for more room, or show it again."""
+        self.history_panel.setVisible(not self.history_panel.isVisible())
+
     def reset_layout(self) -> None:
-        self.resize(1500, 760)
-        self.splitter.setSizes([200, 330, 450, 520])
+        """The default size, shrunk to the screen and centred on it; the program and answer get the room."""
+        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        if self.minimumSizeHint().width() > screen.width():  # e.g. 1366 px at 150 %: 910 px to fill
+            self.history_panel.setVisible(False)  # Ctrl+H or Ctrl+F bring it back
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()  # the smaller minimum applies to the resize below
+        width = min(_DEFAULT_SIZE[0], screen.width() - _SCREEN_MARGIN)
+        height = min(_DEFAULT_SIZE[1], screen.height() - _SCREEN_MARGIN)
+        self.resize(width, height)
+        self.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
+        self.splitter.setSizes([round(width * share) for share in (0.14, 0.24, 0.31, 0.31)])
+
+    def _fit_on_screen(self) -> None:
+        """A saved geometry from a bigger screen (or a scaling change) must not leave the window off it."""
+        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        if self.width() > screen.width() or self.height() > screen.height() or not screen.intersects(self.geometry()):
+            self.reset_layout()
 
     def _splitter_key(self) -> str:
         return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
@@ -297,6 +337,7 @@ class MainWindow(QMainWindow):
         geometry, splitter = self._settings.value("window/geometry"), self._settings.value(self._splitter_key())
         if geometry is not None:
             self.restoreGeometry(geometry)
+            self._fit_on_screen()
         if splitter is not None:
             self.splitter.restoreState(splitter)
         index = self.method.findData(self._settings.value("solve/method", DEFAULT_METHOD))
@@ -480,7 +521,7 @@ class MainWindow(QMainWindow):
         self._show_status("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 
     def _on_copy_answer_clicked(self) -> None:
-        QGuiApplication.clipboard().setText(self.answer.text())
+        QGuiApplication.clipboard().setText(self.output_pane.full_answer)
 
     def _on_copy_program_clicked(self) -> None:
         QGuiApplication.clipboard().setText(self.editor.toPlainText())
@@ -569,14 +610,34 @@ class MainWindow(QMainWindow):
         self._before_repair = None
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        if self.controller.is_busy and not self._may_close_while_busy():
+            event.ignore()
+            return
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue(self._splitter_key(), self.splitter.saveState())
         self._settings.sync()
         self.controller.shutdown()
         self._autosave_timer.stop()
-        if self._recovered is None:  # a clean exit; work still on offer stays for the next start
+        if self._recovered is None and not self._keep_work:  # work on offer, or cut off mid-solve, stays
             crash.discard_work(self.recovery_path)
         super().closeEvent(event)
+
+    def _may_close_while_busy(self) -> bool:
+        answer = QMessageBox.question(
+            self,
+            "A solve is running",
+            "The model is still working. Close PAL Studio and stop it? The question and the program so far "
+            "are kept and offered back at the next start.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self._recovered = None
+        with contextlib.suppress(OSError):
+            crash.save_work(self.current_work(), self.recovery_path)
+        self._keep_work = True
+        return True
 
 
 def _column(*widgets: QWidget) -> QWidget:

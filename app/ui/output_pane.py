@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -31,13 +32,19 @@ from app.ui.stepper import Stepper
 from sandbox import CapturedValue
 from sandbox.display import display_text
 
+_ANSWER_CHARS = 80
+
 
 class OutputPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.answer = QLabel("")
+        self.full_answer = ""
         self.answer.setTextFormat(Qt.TextFormat.PlainText)
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answer.setWordWrap(True)
+        # An answer may be one long unbreakable string: the pane's width decides, never the answer.
+        self.answer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         font = QFont(self.answer.font())
         font.setPointSize(font.pointSize() * 2)
         font.setBold(True)
@@ -47,6 +54,8 @@ class OutputPane(QWidget):
         self.votes.setTextFormat(Qt.TextFormat.PlainText)
         self.votes.setWordWrap(True)
         self.status_label = QLabel("Starting…")
+        self.status_label.setWordWrap(True)  # a long message wraps; it never widens the window
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
@@ -142,7 +151,11 @@ class OutputPane(QWidget):
         self.alternative_button.setVisible(bool(text))
 
     def show_answer(self, text: str | None) -> None:
-        self.answer.setText(display_text(text) if text else "—")
+        """The answer, large; a very long one is cut with "…" (all of it in the tooltip and Copy answer)."""
+        shown = display_text(text) if text else "—"
+        self.full_answer = shown
+        self.answer.setText(shown if len(shown) <= _ANSWER_CHARS else shown[: _ANSWER_CHARS - 1] + "…")
+        self.answer.setToolTip(shown if len(shown) > _ANSWER_CHARS else "")
 
     def show_output(self, text: str) -> None:
         self.output.setPlainText(display_text(text))

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QTableWidget,
     QTableWidgetItem,
@@ -46,7 +47,11 @@ class Stepper(QWidget):
         self.output.setMaximumHeight(80)
         buttons = QHBoxLayout()
         for button in (self.first_button, self.back_button, self.forward_button, self.last_button):
+            button.setMaximumWidth(48)  # symbols: no need for a full-width button each
             buttons.addWidget(button)
+        # The step's description changes at every step: it wraps instead of resizing the pane.
+        self.position.setWordWrap(True)
+        self.position.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         buttons.addWidget(self.position, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

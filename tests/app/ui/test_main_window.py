@@ -190,7 +190,18 @@ def _close_during_a_slow_solve(qtbot: QtBot, make_window: WindowMaker, question:
     window.controller.token.connect(tokens.append)
     window.solve()
     qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
-    window.close()
+    asked: list[object] = []
+
+    def confirm(*args: object, **_kw: object) -> QMessageBox.StandardButton:
+        asked.append(args)
+        return QMessageBox.StandardButton.Yes
+
+    original, QMessageBox.question = QMessageBox.question, confirm  # type: ignore[method-assign]
+    try:
+        assert window.close()
+    finally:
+        QMessageBox.question = original  # type: ignore[method-assign]
+    assert len(asked) == 1  # closing mid-solve asks first
     return window
 
 
