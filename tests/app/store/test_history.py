@@ -73,3 +73,21 @@ def test_solves_left_running_by_a_dead_process_become_interrupted(tmp_path: Path
     assert reopened.mark_interrupted() == 1
     statuses = {entry.id: entry.status for entry in reopened.entries()}
     assert statuses == {cut_off: "interrupted", finished: "answered"}
+
+
+def test_a_finished_solve_comes_back_whole(tmp_path: Path, sandbox: Sandbox) -> None:
+    """History keeps the whole working: a reopened solve has its votes, calls and variables."""
+    from app.reasoning import Solution
+    from app.reasoning.methods import solve
+
+    pens = "```python\nprice = 4\nprint(price * 3)\n```"
+    model = ScriptedModel([pens, "```python\nprint(11)\n```", pens])  # 12, 11, 12: all three needed
+    solution = solve("Three pens at $4?", "sc3-pal", model, sandbox)
+    history = History(tmp_path / "h.sqlite")
+    solve_id = history.start(solution.question, solution.method, {})
+    history.finish(solve_id, solution)
+    entry = history.get(solve_id)
+    assert entry is not None and entry.solution is not None
+    back = Solution.from_json(entry.solution)
+    assert back.to_json() == solution.to_json()
+    assert back.votes == solution.votes and back.variables["price"].json == 4 and len(back.calls) == 3
