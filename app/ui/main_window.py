@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -107,6 +108,8 @@ class MainWindow(QMainWindow):
         self._before_repair: str | None = None
         self._pending_phase = ""
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
+        self._elapsed_timer = QTimer(self, interval=1000)  # long work says how long it has taken
+        self._busy_since = 0.0
         self._autosave_timer = QTimer(self, singleShot=True, interval=_AUTOSAVE_DELAY_MS)
         self._recovered: dict[str, str] | None = None  # work offered back and not yet taken or discarded
         self._keep_work = False  # closed mid-solve: the autosave stays for the next start
@@ -206,6 +209,7 @@ class MainWindow(QMainWindow):
         c.isolation.connect(self._on_isolation)
         self.history_panel.reopen.connect(self._on_history_reopen)
         self._phase_timer.timeout.connect(self._on_phase_timer)
+        self._elapsed_timer.timeout.connect(self._on_phase_timer)
         self._autosave_timer.timeout.connect(self._on_autosave_timer)
         for text_widget in (self.question, self.table, self.editor):
             text_widget.textChanged.connect(self._autosave_timer.start)
@@ -425,17 +429,25 @@ class MainWindow(QMainWindow):
         self.solve_button.setEnabled(not busy)
         self.run_button.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
-        if not busy:
+        if busy:
+            self._busy_since = time.monotonic()
+        else:
             self._phase_timer.stop()
+            self._elapsed_timer.stop()
 
     def _on_phase(self, text: str) -> None:
         self._pending_phase = text
-        if not self._phase_timer.isActive():
+        if not self._phase_timer.isActive() and not self._elapsed_timer.isActive():
             self._phase_timer.start()
 
     def _on_phase_timer(self) -> None:
-        if self.controller.is_busy:
-            self._show_status(self._pending_phase)
+        """After the first half second of work: its phase and the seconds so far, every second."""
+        if not self.controller.is_busy:
+            self._elapsed_timer.stop()
+            return
+        self._show_status(f"{self._pending_phase} {time.monotonic() - self._busy_since:.0f} s")
+        if not self._elapsed_timer.isActive():
+            self._elapsed_timer.start()
 
     def _on_token(self, text: str) -> None:
         cursor = self.editor.textCursor()

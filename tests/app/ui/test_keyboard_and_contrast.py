@@ -86,10 +86,11 @@ def test_deleting_a_history_entry_asks_first(
 def test_closing_mid_solve_asks_and_keeps_the_work(
     qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window = make_window(ScriptedModel([PROGRAM * 40], chunk_size=2, chunk_delay_s=0.05))
+    long_program = "```python\nprint(5 + 2 * 3)\n" + "x = 1\n" * 150 + "```"  # about 9 s to stream
+    window = make_window(ScriptedModel([long_program], chunk_size=2, chunk_delay_s=0.05))
     window.question.setPlainText("a question being solved")
     window.solve()
-    qtbot.waitUntil(lambda: "print(5 + 2 * 3)" in window.editor.toPlainText(), timeout=20_000)
+    qtbot.waitUntil(lambda: "x = 1" in window.editor.toPlainText(), timeout=20_000)
     answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
     monkeypatch.setattr(QMessageBox, "question", lambda *_args, **_kw: answers.pop(0))
     assert not window.close()  # "No": the window stays, the solve goes on
@@ -97,3 +98,16 @@ def test_closing_mid_solve_asks_and_keeps_the_work(
     assert window.close()  # "Yes": it closes, the solve stops, the work is kept for the next start
     saved = window.recovery_path.read_text()
     assert "a question being solved" in saved and "print(5 + 2 * 3)" in saved
+
+
+def test_long_work_shows_its_phase_and_the_seconds_so_far(qtbot: QtBot, make_window: WindowMaker) -> None:
+    long_program = "```python\n" + "x = 1\n" * 150 + "print(x)\n```"  # about 18 s at 20 ms a character
+    window = make_window(ScriptedModel([long_program], chunk_size=1, chunk_delay_s=0.02))
+    window.question.setPlainText("slow")
+    window.solve()
+    qtbot.waitUntil(lambda: window.status_label.text().endswith("… 1 s"), timeout=5_000)
+    assert window.status_label.text().startswith("Writing the program")
+    qtbot.waitUntil(lambda: window.status_label.text().endswith("… 2 s"), timeout=5_000)
+    with qtbot.waitSignal(window.controller.solved, timeout=10_000):
+        window.controller.cancel()
+    assert not window.status_label.text().endswith(" s")  # the count stops with the work
