@@ -24,6 +24,9 @@ _MAX_TEXT = 4 * 1024 * 1024
 TYPE_CHARS = 200
 JSON_CHARS = 1_000_000  # a value's JSON copy; the child's own renderer stays far below this
 _SURROGATE = re.compile("[\ud800-\udfff]")  # after json.loads a pair is one character: these are lone
+# How a surrogate can reach json.loads: a \uD8xx–\uDFxx escape, or raw bytes ED A0–BF (json
+# decodes bytes with "surrogatepass"). Lines without either need no walk.
+_MAY_HOLD_SURROGATE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
 
 
 class ProtocolError(ValueError):
@@ -140,8 +143,14 @@ def loads_line(line: bytes) -> object:
     if len(line) > MAX_LINE_BYTES:
         raise ProtocolError("message too large")
     try:
-        return _clean(json.loads(line, parse_constant=_refuse_constant))
+        value = json.loads(line, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
+    if not _MAY_HOLD_SURROGATE.search(line):  # the common case: nothing to walk
+        return value
+    try:
+        return _clean(value)
+    except RecursionError as exc:
         raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
 
 

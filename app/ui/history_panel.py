@@ -15,13 +15,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.store.history import History, HistoryEntry
+from app.ui.dialogs import confirmed
 
 # Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
 _MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
@@ -66,17 +66,9 @@ class HistoryPanel(QWidget):
 
     def _on_delete_clicked(self) -> None:
         item = self.list.currentItem()
-        if item is not None and self._confirmed(item.text().splitlines()[0]):
+        title = item.text().splitlines()[0][:80] if item is not None else ""
+        if item is not None and confirmed(
+            self, "Delete this solve?", f"Delete “{title}” from the history? This cannot be undone."
+        ):
             self._history.delete(int(item.data(Qt.ItemDataRole.UserRole)))
             self.refresh()
-
-    def _confirmed(self, title: str) -> bool:
-        """Deleting cannot be undone, so it is asked first (No is the default)."""
-        answer = QMessageBox.question(
-            self,
-            "Delete this solve?",
-            f"Delete “{title[:80]}” from the history? This cannot be undone.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes

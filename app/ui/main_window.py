@@ -40,6 +40,7 @@ from app.store.settings import Settings
 from app.ui import crash
 from app.ui.code_editor import CodeEditor, monospace
 from app.ui.controller import ModelFactory, SolveController
+from app.ui.dialogs import confirmed
 from app.ui.history_panel import HistoryPanel
 from app.ui.output_pane import OutputPane
 from app.ui.restore_bar import RestoreBar
@@ -635,15 +636,12 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def _may_close_while_busy(self) -> bool:
-        answer = QMessageBox.question(
+        if not confirmed(
             self,
             "A solve is running",
             "The model is still working. Close PAL Studio and stop it? The question and the program so far "
             "are kept and offered back at the next start.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        ):
             return False
         self._recovered = None
         with contextlib.suppress(OSError):

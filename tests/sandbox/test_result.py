@@ -62,3 +62,11 @@ def test_loads_line_caps_and_survives_hostile_json() -> None:
         loads_line(b" " * (MAX_LINE_BYTES + 1))
     with pytest.raises(ProtocolError):
         loads_line(b"{'python': 'literal'}")
+
+
+def test_lone_surrogates_are_replaced_whichever_way_they_arrive() -> None:
+    from sandbox.result import loads_line
+
+    assert loads_line(b'{"a": "\\ud800x", "\\udfff": 1}') == {"a": "\ufffdx", "\ufffd": 1}  # escapes
+    assert loads_line(b'["\xed\xa0\x80"]') == ["\ufffd"]  # raw bytes json decodes with surrogatepass
+    assert loads_line(b'["\\ud83d\\ude00"]') == ["\U0001f600"]  # a pair is a character, kept
