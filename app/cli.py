@@ -18,9 +18,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from app import logs
+from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.events import PHASES
-from app.reasoning.methods import DEFAULT_METHOD, METHODS_HELP, Method, MethodError, solve
+from app.reasoning.methods import DEFAULT_METHOD, METHODS_HELP, Limits, Method, MethodError, solve
+from app.reasoning.solve_log import log_solution
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel, ModelError
@@ -79,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"PAL Studio {_version()}")
     parser.add_argument(
+        "--log-level", choices=logs.LEVELS, default="info", help="what goes to the log file (default info)"
+    )
+    parser.add_argument(
         "--install-desktop-entry", action="store_true", help="add PAL Studio to this user's desktop menu and exit"
     )
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="render the window offscreen to a PNG and exit")
@@ -125,6 +131,8 @@ def _model_arguments(command: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    paths = AppPaths.for_user()
+    logs.configure(paths.app_log, args.log_level)
     if args.install_desktop_entry:
         from app.ui.desktop_entry import install
 
@@ -140,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         from app.ui.app import run  # Qt is loaded only for the window
 
-        return run(screenshot=args.screenshot, question=args.question, solve=args.solve, step_through=args.step_through)
+        return run(
+            paths, screenshot=args.screenshot, question=args.question, solve=args.solve, step_through=args.step_through
+        )
     if not args.question.strip():
         print("pal-studio: the question is empty", file=sys.stderr)
         return 2
@@ -159,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     cancel = CancelToken()
     try:
         with Sandbox() as sandbox:
+            limits = Limits(time_s=args.time)
             solution = solve(
-                args.question, method, model, sandbox, time_s=args.time, on_event=progress.on_event, cancel=cancel
+                args.question, method, model, sandbox, limits=limits, on_event=progress.on_event, cancel=cancel
             )
     except KeyboardInterrupt:
         cancel.cancel()
@@ -170,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         model.close()
     progress.done()
+    log_solution(solution, paths.solve_log)
     _report(solution, args.json)
     return 0 if solution.answered else 1
 

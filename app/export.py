@@ -62,3 +62,13 @@ def notebook_text(solution: Solution) -> str:
 def _title(question: str) -> str:
     first = question.strip().splitlines()[0] if question.strip() else "Solution"
     return first if len(first) <= 80 else first[:77] + "…"
+
+
+def export_text(solution: Solution, suffix: str, trace: list[dict[str, Any]] | None = None) -> str:
+    """The solve in the format a file name's suffix asks for: a notebook (.ipynb), a Python
+    script (.py), else Markdown (with the step-through table when there is a trace)."""
+    if suffix == ".ipynb":
+        return notebook_text(solution)
+    if suffix == ".py":
+        return to_python(solution)
+    return to_markdown(solution, trace)

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from app.evaluation.datasets import DatasetError, Item, load
 from app.evaluation.report import markdown, summarise, write_reports
 from app.evaluation.runner import Progress, evaluate, read_records
-from app.reasoning.methods import DEFAULT_SAMPLES, Method, MethodError, solve
+from app.reasoning.methods import DEFAULT_SAMPLES, Limits, Method, MethodError, solve
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import Solution
 from models.types import LanguageModel, ModelError
@@ -96,7 +96,7 @@ def _solve_all(
         with Sandbox() as sandbox:
 
             def solver(item: Item, method: Method) -> Solution:
-                return solve(item.question, method, model, sandbox, time_s=args.time, cancel=cancel)
+                return solve(item.question, method, model, sandbox, limits=Limits(time_s=args.time), cancel=cancel)
 
             evaluate(
                 items, methods, solver, out_dir, grading_sandbox=sandbox, workers=workers, on_progress=show,

@@ -52,13 +52,12 @@ def solve_coc(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
-    log: bool = True,
 ) -> Solution:
     session = SolveSession(
         model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, sampling=sampling
     )
     draft = Draft(question, "coc")
-    return conclude(session, draft, lambda: _solve(question, session, draft), log=log)
+    return conclude(session, draft, lambda: _solve(question, session, draft))
 
 
 def _solve(question: str, session: SolveSession, draft: Draft) -> tuple[SolveStatus, str | None]:

@@ -25,11 +25,10 @@ def solve_cot(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
-    log: bool = True,
 ) -> Solution:
     session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, sampling=sampling)
     draft = Draft(question, "cot")
-    return conclude(session, draft, lambda: reason(question, session, draft), log=log)
+    return conclude(session, draft, lambda: reason(question, session, draft))
 
 
 def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveStatus, str | None]:

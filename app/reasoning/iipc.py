@@ -53,13 +53,12 @@ def solve_iipc(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
-    log: bool = True,
 ) -> Solution:
     session = SolveSession(
         model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, sampling=sampling
     )
     draft = Draft(question, "iipc")
-    return conclude(session, draft, lambda: _Construction(question, session, draft).solve(), log=log)
+    return conclude(session, draft, lambda: _Construction(question, session, draft).solve())
 
 
 class _Construction:

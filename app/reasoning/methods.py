@@ -34,7 +34,6 @@ from app.reasoning.pot import solve_pot
 from app.reasoning.rounds import RoundModel, settled
 from app.reasoning.session import CancelToken, Sampling
 from app.reasoning.solution import Solution, SolveStatus, Vote
-from app.reasoning.solve_log import log_solution
 from models.types import LanguageModel
 from sandbox import Sandbox
 
@@ -119,52 +118,95 @@ class Method:
         return self.base != "cot"
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one program may use in the sandbox."""
+
+    time_s: float = 5.0
+    memory_mb: int = 512
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a method needs for one solve besides the question and its options."""
+
+    model: LanguageModel
+    sandbox: Sandbox
+    limits: Limits
+    sampling: Sampling
+    on_event: EventHandler | None
+    cancel: CancelToken
+
+
+def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
+    return solve_pal(
+        question, c.model, c.sandbox, repair="repair" in options, shots="shots" in options,
+        grammar="grammar" in options, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
+        on_event=c.on_event, cancel=c.cancel,
+    )  # fmt: skip
+
+
+def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
+    return solve_pot(
+        question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
+        grammar="grammar" in options, nocomment="nocomment" in options, time_s=c.limits.time_s,
+        memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel,
+    )  # fmt: skip
+
+
+def _cot(question: str, _options: frozenset[str], c: Context) -> Solution:
+    return solve_cot(question, c.model, c.sandbox, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel)
+
+
+def _coc(question: str, _options: frozenset[str], c: Context) -> Solution:
+    return solve_coc(
+        question, c.model, c.sandbox, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
+        on_event=c.on_event, cancel=c.cancel,
+    )  # fmt: skip
+
+
+def _iipc(question: str, _options: frozenset[str], c: Context) -> Solution:
+    return solve_iipc(
+        question, c.model, c.sandbox, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
+        on_event=c.on_event, cancel=c.cancel,
+    )  # fmt: skip
+
+
+# Every single-solve method by base name; `mix`, votes and the fallback are built on these.
+REGISTRY: dict[str, Callable[[str, frozenset[str], Context], Solution]] = {
+    "pal": _pal, "pot": _pot, "cot": _cot, "coc": _coc, "iipc": _iipc,
+}  # fmt: skip
+
+
 def solve(
     question: str,
     method: Method | str,
     model: LanguageModel,
     sandbox: Sandbox,
     *,
-    time_s: float = 5.0,
-    memory_mb: int = 512,
+    limits: Limits | None = None,
     temperature: float = 0.0,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
 ) -> Solution:
-    """Answer `question` with `method`; the `Solution` carries its name, votes and fallback."""
+    """Answer `question` with `method`; the `Solution` carries its name, votes and fallback.
+    The caller logs it (`solve_log`) if it wants it logged."""
     spec = Method.parse(method) if isinstance(method, str) else method
-    cancel = cancel or CancelToken()
+    context = Context(model, sandbox, limits or Limits(), Sampling(temperature), on_event, cancel or CancelToken())
 
     def once(spec: Method, sampling: Sampling, model: LanguageModel = model) -> Solution:
-        common = {"sampling": sampling, "on_event": on_event, "cancel": cancel, "log": False}
-        limits = {"time_s": time_s, "memory_mb": memory_mb}
-        if spec.base == "cot":
-            return solve_cot(question, model, sandbox, **common)  # type: ignore[arg-type]
-        if spec.base == "coc":
-            return solve_coc(question, model, sandbox, **limits, **common)  # type: ignore[arg-type]
-        if spec.base == "iipc":
-            return solve_iipc(question, model, sandbox, **limits, **common)  # type: ignore[arg-type]
-        shared = {"shots": "shots" in spec.options, "grammar": "grammar" in spec.options}
-        if spec.base == "pal":
-            return solve_pal(question, model, sandbox, repair="repair" in spec.options, **shared, **limits, **common)  # type: ignore[arg-type]
-        return solve_pot(
-            question, model, sandbox, finish="finish" in spec.options, nocomment="nocomment" in spec.options,
-            **shared, **limits, **common,  # type: ignore[arg-type]
-        )  # fmt: skip
+        return REGISTRY[spec.base](question, spec.options, replace(context, model=model, sampling=sampling))
 
     if spec.base == "mix":
-        solution = _vote(_until_final(partial(once, Method(part), Sampling(temperature)) for part in MIX), mixed=True)
+        greedy = context.sampling
+        solution = _vote(_until_final(partial(once, Method(part), greedy) for part in MIX), mixed=True)
     elif spec.samples == 1:
-        solution = once(spec, Sampling(temperature))
+        solution = once(spec, context.sampling)
     else:  # each sample its own seed: a vote is repeatable
-        solution = _vote(_in_rounds(spec, once, RoundModel(model, cancel)))
+        solution = _vote(_in_rounds(spec, once, RoundModel(model, context.cancel)))
     if "fallback" in spec.options and not solution.answered and solution.status not in _FINAL:
-        solution = _fall_back(
-            solution, solve_cot(question, model, sandbox, on_event=on_event, cancel=cancel, log=False)
-        )
-    solution = replace(solution, method=spec.name)
-    log_solution(solution)
-    return solution
+        solution = _fall_back(solution, _cot(question, frozenset(), context))
+    return replace(solution, method=spec.name)
 
 
 def _in_rounds(spec: Method, once: Callable[..., Solution], shared: RoundModel) -> list[Solution]:

@@ -49,7 +49,6 @@ def solve_pal(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
-    log: bool = True,
 ) -> Solution:
     """PAL; `shots` uses the prompt with more worked examples, `grammar` forces the reply to be
     one fenced Python block; `sampling` (else `temperature`) sets how the model samples."""
@@ -66,10 +65,7 @@ def solve_pal(
     prompt = prompts.fill("pal-shots" if shots else "pal", question=question)
     decoding = Decoding(grammar=ONE_PYTHON_BLOCK if grammar else None)
     return conclude(
-        session,
-        draft,
-        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=repair),
-        log=log,
+        session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=repair)
     )
 
 

@@ -49,7 +49,6 @@ def solve_pot(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
-    log: bool = True,
 ) -> Solution:
     """PoT; `shots` uses the prompt with more worked examples, `grammar` forces one fenced block
     that assigns `ans`, `nocomment` biases tokens starting with `#` by -2 (the PoT paper's
@@ -69,10 +68,7 @@ def solve_pot(
         grammar=PYTHON_BLOCK_WITH_ANS if grammar else None, token_bias={"#": COMMENT_BIAS} if nocomment else {}
     )
     return conclude(
-        session,
-        draft,
-        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish),
-        log=log,
+        session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish)
     )
 
 

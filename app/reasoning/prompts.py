@@ -1,5 +1,8 @@
 """Prompt templates: one file per prompt in `resources/prompts`, `{{name}}` placeholders.
 
+The folder is package data installed as `app.resources` (pyproject maps it), so a wheel, an editable
+install and the frozen build all read it through `importlib.resources`, never a path beside the source.
+
 Filled by plain substitution (never str.format), so braces in questions or programs are safe.
 A template with worked examples may be written as chat turns: lines `--- user ---` and
 `--- assistant ---` start each turn, so an instruct model sees the examples as earlier replies of
@@ -10,19 +13,19 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import cast
 
 from models.types import ChatMessage, Role
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+RESOURCES = "app.resources"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _TURN = re.compile(r"^--- (user|assistant) ---$", re.MULTILINE)
 
 
 @cache
 def template(name: str) -> str:
-    return (RESOURCES / "prompts" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
+    return resources.files(RESOURCES).joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
 
 
 def fill(name: str, **values: str) -> str:

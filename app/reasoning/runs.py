@@ -8,12 +8,14 @@ printed output, trimmed.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from app.reasoning.numbers import format_answer
 from app.reasoning.pot import ans_text
 from app.reasoning.solution import Solution, SolveStatus
-from sandbox import RunResult, Status
+from sandbox import CapturedValue, RunResult, Status
+from sandbox.display import display_text
 
 _STATUS = {
     Status.ERROR: SolveStatus.EXECUTION_FAILED,
@@ -55,3 +57,41 @@ def solution_of_run(question: str, program: str, result: RunResult, before: Solu
     if before is None:
         return solution
     return replace(solution, calls=before.calls, programs=(*before.programs, program), repair_used=before.repair_used)
+
+
+@dataclass(frozen=True)
+class RunView:
+    """What a window shows of one run (during a solve or by hand), so views need no sandbox types."""
+
+    text: str  # printed output, then what went to stderr, then the error
+    stdout: str
+    error: str | None
+    error_line: int | None
+    isolation: str
+    values: dict[str, CapturedValue]
+    trace: list[dict[str, Any]] | None
+    ok: bool
+    summary: str  # e.g. "ok (12 ms)"
+
+
+def view_of_run(result: RunResult) -> RunView:
+    text = result.stdout + (f"\n{result.stderr}" if result.stderr else "")
+    if result.error:
+        text += ("\n" if text else "") + result.error
+    return RunView(
+        text=text,
+        stdout=result.stdout,
+        error=result.error,
+        error_line=result.error_line,
+        isolation=result.isolation.value,
+        values=dict(result.values),
+        trace=result.trace,
+        ok=result.ok,
+        summary=f"{result.status.value} ({result.duration_s * 1000:.0f} ms)",
+    )
+
+
+def status_detail(solution: Solution) -> str:
+    """The status line for a finished solve: its message, time and, when it failed, why."""
+    detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
+    return f"{solution.message} ({solution.duration_s:.1f} s){detail}"

@@ -24,7 +24,6 @@ from app.reasoning.events import (
 )
 from app.reasoning.extract import assigned_names, complete_program, extract_program
 from app.reasoning.solution import Draft, ModelCall, Solution, SolveStatus
-from app.reasoning.solve_log import log_solution
 from models.types import Generation, GenerationRequest, LanguageModel, ModelError
 from sandbox import RunResult, Sandbox, SandboxError, Status
 from sandbox.host import Emulator
@@ -210,20 +209,14 @@ class SolveSession:
         return time.monotonic() - self.started
 
 
-def conclude(
-    session: SolveSession, draft: Draft, steps: Callable[[], tuple[SolveStatus, str | None]], *, log: bool = True
-) -> Solution:
-    """Run a method's `steps`, turn an early `Stop` into its status, log and return the Solution
-    (`log=False` for the samples of a vote, which is logged as a whole)."""
+def conclude(session: SolveSession, draft: Draft, steps: Callable[[], tuple[SolveStatus, str | None]]) -> Solution:
+    """Run a method's `steps`, turn an early `Stop` into its status and return the Solution."""
     try:
         status, answer = steps()
     except Stop as stop:
         status, answer = stop.status, None
         draft.error = stop.error
-    solution = draft.build(status, answer, session.calls, session.elapsed())
-    if log:
-        log_solution(solution)
-    return solution
+    return draft.build(status, answer, session.calls, session.elapsed())
 
 
 def first_program(session: SolveSession, draft: Draft, prompt: str, decoding: Decoding | None = None) -> str:

@@ -1,5 +1,7 @@
-"""The structured solve log: one JSON line per solve in the user log folder, plus `logging`.
+"""The structured solve log: one JSON line per solve, plus a line through `logging`.
 
+Written by whoever asked for the solve (the window's controller, `pal-studio ask`), not by the
+methods, so a vote's samples are never logged one by one and the evaluator logs nothing twice.
 Logging must never cost the user an answer: a log that cannot be written is reported through
 `logging` and otherwise ignored.
 """
@@ -8,29 +10,16 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 
-import platformdirs
-
 from app.reasoning.solution import Solution
 
-LOG_DIR_ENV = "PAL_STUDIO_LOG_DIR"
 logger = logging.getLogger("pal_studio.solve")
 _write_lock = threading.Lock()
 
 
-def log_dir() -> Path:
-    override = os.environ.get(LOG_DIR_ENV)
-    return Path(override) if override else Path(platformdirs.user_log_dir("pal-studio", appauthor=False))
-
-
-def log_path() -> Path:
-    return log_dir() / "solves.jsonl"
-
-
-def log_solution(solution: Solution) -> None:
+def log_solution(solution: Solution, path: Path) -> None:
     logger.info(
         "%s solve: %s (answer %r, %d model calls, repair %s, %.1f s)",
         solution.method,
@@ -42,7 +31,6 @@ def log_solution(solution: Solution) -> None:
     )
     line = json.dumps(solution.to_json(), ensure_ascii=False) + "\n"
     try:
-        path = log_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         with _write_lock, path.open("a", encoding="utf-8") as handle:
             handle.write(line)

@@ -8,13 +8,16 @@ nothing the window already showed.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.reasoning import Solution
+from app.reasoning import Solution, SolveStatus
+
+logger = logging.getLogger(__name__)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -50,7 +53,30 @@ class HistoryEntry:
     program: str | None
     output: str
     error: str | None
-    solution: dict[str, Any] | None  # the full working (every program, call, reply) once finished
+    solution: Solution | None  # the full working (every program, call, vote, variable) once finished
+
+    def as_solution(self) -> Solution:
+        """The entry as a `Solution`: its full working once finished; else what its columns hold
+        (a solve cut off by a cancel, a crash or a failure has a program and output but no end)."""
+        if self.solution is not None:
+            return self.solution
+        ended = self.status in ("cancelled", "interrupted")
+        return Solution(
+            question=self.question,
+            method=self.method,
+            status=SolveStatus.CANCELLED if ended else SolveStatus.EXECUTION_FAILED,
+            answer=None,
+            program=self.program,
+            programs=(self.program,) if self.program else (),
+            output=self.output,
+            error=self.error or f"this solve was {self.status}",
+            error_line=None,
+            ans=None,
+            calls=(),
+            repair_used=False,
+            finish_reply=None,
+            duration_s=0.0,
+        )
 
 
 class History:
@@ -148,5 +174,17 @@ def _entry(row: sqlite3.Row) -> HistoryEntry:
         program=row["program"],
         output=row["output"],
         error=row["error"],
-        solution=json.loads(row["solution"]) if row["solution"] else None,
+        solution=_solution(row["solution"]),
     )
+
+
+def _solution(text: str | None) -> Solution | None:
+    """The stored working back as a `Solution`; None for a solve that never finished or a row this
+    version cannot read (the entry's plain columns still show it)."""
+    if not text:
+        return None
+    try:
+        return Solution.from_json(json.loads(text))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        logger.warning("history row cannot be read back as a solution: %s", exc)
+        return None

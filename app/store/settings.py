@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
-
-from models.paths import data_dir
 
 VERSION = 1
 logger = logging.getLogger(__name__)
@@ -55,17 +54,35 @@ class Settings:
         return any(getattr(self, k) != getattr(other, k) for k in keys)
 
 
-def settings_path() -> Path:
-    return data_dir() / "settings.json"
+def _from_unversioned(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 0: the settings as a flat object (a hand-written file), without the envelope."""
+    return {"version": 1, "settings": {k: v for k, v in data.items() if k != "version"}}
 
 
-def load(path: Path | None = None) -> Settings:
+# MIGRATIONS[n] turns a version-n file into a version-(n + 1) one; load runs them in order.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _from_unversioned}
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` brought to this version. A file from a newer version is read as far as its keys
+    are known (unknown ones are ignored), so going back to an older PAL Studio loses nothing."""
+    version = data.get("version", 0)
+    if not isinstance(version, int) or version < 0:
+        raise ValueError(f"settings version {version!r} is not a version")
+    while version < VERSION:
+        data = MIGRATIONS[version](data)
+        version = data["version"]
+    return data
+
+
+def load(path: Path) -> Settings:
     """The saved settings; defaults when there are none or they cannot be read (logged)."""
-    path = path or settings_path()
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("the file does not hold a JSON object")
         known = {f.name for f in fields(Settings)}
-        values = {k: v for k, v in data.get("settings", {}).items() if k in known}
+        values = {k: v for k, v in migrate(data).get("settings", {}).items() if k in known}
         return replace(Settings(), **values)
     except FileNotFoundError:
         return Settings()
@@ -74,8 +91,7 @@ def load(path: Path | None = None) -> Settings:
         return Settings()
 
 
-def save(settings: Settings, path: Path | None = None) -> None:
-    path = path or settings_path()
+def save(settings: Settings, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps({"version": VERSION, "settings": asdict(settings)}, indent=2), encoding="utf-8")

@@ -1,4 +1,6 @@
-"""Start the desktop app, or render it offscreen to a PNG (`--screenshot`)."""
+"""The composition root of the desktop app: `compose` builds the history, the sandbox, the
+controller and the window from one `AppPaths` and hands each what it needs; `run` starts the app,
+or renders it offscreen to a PNG (`--screenshot`)."""
 
 from __future__ import annotations
 
@@ -10,14 +12,17 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.paths import AppPaths
+from app.store import settings as settings_store
+from app.store.history import History
 from app.store.settings import Settings
-from app.store.settings import load as load_settings
 from app.ui import crash
-from app.ui.controller import ModelFactory
+from app.ui.controller import ModelFactory, SolveController
 from app.ui.main_window import MainWindow
 from app.ui.welcome import is_first_run
 from models.embedded import ensure_embedded
 from models.types import LanguageModel
+from sandbox import Sandbox
 
 
 def model_for(settings: Settings) -> ModelFactory:
@@ -42,17 +47,47 @@ def embedded_model(progress: Callable[[int, int], None]) -> LanguageModel:
     return model_for(Settings())(progress)
 
 
+def compose(
+    paths: AppPaths,
+    *,
+    model_factory: ModelFactory | None = None,
+    factory_for: Callable[[Settings], ModelFactory] = model_for,
+    sandbox: Sandbox | None = None,
+    show_welcome: bool = False,
+    crash_report: Path | None = None,
+) -> MainWindow:
+    """The app's window with everything it needs, every file under `paths`; the model starts
+    loading (from `model_factory`, else the one the saved settings name)."""
+    settings = settings_store.load(paths.settings)
+    history = History(paths.history)
+    history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
+    controller = SolveController(sandbox or Sandbox(), history, solve_log=paths.solve_log, settings_path=paths.settings)
+    window = MainWindow(
+        controller,
+        paths=paths,
+        settings=settings,
+        factory_for=factory_for,
+        show_welcome=show_welcome,
+        crash_report=crash_report,
+    )
+    controller.load_model(model_factory or factory_for(settings))
+    return window
+
+
 def run(
-    *, screenshot: Path | None = None, question: str | None = None, solve: bool = False, step_through: bool = False
+    paths: AppPaths,
+    *,
+    screenshot: Path | None = None,
+    question: str | None = None,
+    solve: bool = False,
+    step_through: bool = False,
 ) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
-    native_report = crash.enable_native_crash_log()
-    window = MainWindow(
-        model_for(load_settings()), factory_for=model_for, show_welcome=is_first_run(), crash_report=native_report
-    )
-    crash.install(window, window.current_work, window.recovery_path)
+    native_report = crash.enable_native_crash_log(paths.log_folder)
+    window = compose(paths, show_welcome=is_first_run(paths.first_run_marker), crash_report=native_report)
+    crash.install(window, window.current_work, recovery=paths.recovery, logs=paths.log_folder)
     if question:
         window.question.setPlainText(question)
     window.show()
@@ -68,7 +103,7 @@ def run(
     sys.excepthook = sys.__excepthook__
     del window
     gc.collect()
-    crash.close_native_crash_log()
+    crash.close_native_crash_log(paths.log_folder)
     return status
 
 

@@ -1,9 +1,11 @@
 """The one way to run work off the UI thread.
 
 `Background` owns a single worker thread — the inference thread: jobs run one at a time, so the
-model never generates twice at once. A job is a plain function that receives a `report`
-callable; whatever it reports arrives on the UI thread through the `progress` signal, and its
-return value (or exception) through `succeeded` (or `failed`).
+model never generates twice at once. A job is a plain function that receives a `report` callable
+and returns its result. `submit` takes, with the job, what to do on the UI thread with each
+report (`on_progress`), with the result (`on_success`, typed by the job's return type) and with
+the exception if it raised (`on_failure`, which gets the exception itself; the traceback goes to
+the log).
 
 Rule: a job never touches a widget or any other Qt object. It talks to the UI only through
 `report` and its return value.
@@ -15,61 +17,87 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+T = TypeVar("T")
 Report = Callable[[object], None]
-Job = Callable[[Report], Any]
 logger = logging.getLogger(__name__)
 
 
-class Background(QObject):
-    """Signals: progress(tag, payload), succeeded(tag, result), failed(tag, message), busy_changed(bool)."""
+def _ignore(_payload: object) -> None:
+    """The default `on_progress`: a job's reports nobody asked for."""
 
-    progress = Signal(str, object)
-    succeeded = Signal(str, object)
-    failed = Signal(str, str)
+
+class Background(QObject):
+    """Signals: busy_changed(bool)."""
+
     busy_changed = Signal(bool)
+    # Carries a zero-argument callable from the worker thread to this object's (the UI) thread,
+    # where it runs: the queued connection is what moves each callback onto the UI thread.
+    _deliver = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pal-inference")
         self._pending = 0
         self._lock = threading.Lock()
+        self._deliver.connect(self._on_deliver)
 
     @property
     def busy(self) -> bool:
         return self._pending > 0
 
-    def submit(self, tag: str, job: Job) -> None:
-        """Queue `job`; `tag` names it in the signals (e.g. "load", "solve", "run")."""
+    def submit(
+        self,
+        job: Callable[[Report], T],
+        *,
+        on_success: Callable[[T], None],
+        on_failure: Callable[[Exception], None],
+        on_progress: Callable[[object], None] = _ignore,
+        name: str = "job",
+    ) -> None:
+        """Queue `job`; its reports, result or exception arrive on the UI thread in the callbacks.
+        `name` says in the log which job failed."""
         with self._lock:
             self._pending += 1
             first = self._pending == 1
         if first:
             self.busy_changed.emit(True)
-        self._executor.submit(self._run, tag, job)
+        self._executor.submit(self._run, job, on_success, on_failure, on_progress, name)
 
     def shutdown(self) -> None:
         """Wait for the running job (callers cancel it first) and stop the thread."""
         self._executor.shutdown(wait=True, cancel_futures=True)
 
-    def _run(self, tag: str, job: Job) -> None:
-        error: str | None = None
-        result: Any = None
+    def _run(
+        self,
+        job: Callable[[Report], T],
+        on_success: Callable[[T], None],
+        on_failure: Callable[[Exception], None],
+        on_progress: Callable[[object], None],
+        name: str,
+    ) -> None:
+        def report(payload: object) -> None:
+            self._deliver.emit(lambda: on_progress(payload))
+
+        outcome: Callable[[], None]
         try:
-            result = job(lambda payload: self.progress.emit(tag, payload))
+            result = job(report)
         except Exception as exc:
-            logger.exception("background job %s failed", tag)
-            error = str(exc) or type(exc).__name__
-        # Not busy any more before the result is announced, so its slots may start the next job.
+            logger.exception("background %s failed", name)
+            error = exc  # `exc` itself is unbound when the except block ends
+            outcome = lambda: on_failure(error)  # noqa: E731 -- one outcome, two shapes
+        else:
+            outcome = lambda: on_success(result)  # noqa: E731
+        # Not busy any more before the result is announced, so its callback may start the next job.
         with self._lock:
             self._pending -= 1
             idle = self._pending == 0
         if idle:
             self.busy_changed.emit(False)
-        if error is None:
-            self.succeeded.emit(tag, result)
-        else:
-            self.failed.emit(tag, error)
+        self._deliver.emit(outcome)
+
+    def _on_deliver(self, callback: Callable[[], None]) -> None:
+        callback()

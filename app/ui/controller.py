@@ -1,5 +1,6 @@
 """`SolveController`: what the window asks for (load a model, solve, run, repair, cancel), done
-off the UI thread through `Background`, with typed results delivered as signals.
+off the UI thread through `Background`, each job with its own typed result callback, the results
+delivered to the window as signals.
 
 It owns no widgets; the window listens. Jobs never touch Qt objects: they report plain data.
 """
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from typing import cast
+from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
@@ -23,15 +25,18 @@ from app.reasoning import (
 )
 from app.reasoning.events import PHASES
 from app.reasoning.extract import assigned_names
-from app.reasoning.methods import OPTIONS, Method, solve
+from app.reasoning.methods import OPTIONS, Limits, Method, solve
 from app.reasoning.pal import propose_repair
-from app.reasoning.runs import solution_of_run
+from app.reasoning.runs import solution_of_run, view_of_run
+from app.reasoning.solve_log import log_solution
+from app.store import settings as settings_store
 from app.store.history import History
 from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox, SandboxError, Status
 
+T = TypeVar("T")
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
 
 
@@ -52,7 +57,8 @@ class SolveController(QObject):
     program(str), solved(object: Solution), ran(object: RunResult), hand_run(object: Solution),
     repaired(object: str | None), failed(str), history_changed().
 
-    Each solve is recorded in the history step by step (start, program, run, end)."""
+    Each solve is recorded in the history step by step (start, program, run, end) and, once it
+    ends, in the solve log."""
 
     model_ready = Signal(str)
     model_failed = Signal(str)
@@ -67,26 +73,40 @@ class SolveController(QObject):
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
+    run_shown = Signal(object)  # RunView: what a window shows of a run (during a solve or by hand)
     load_progress = Signal(int, int)  # bytes done, bytes total while the model is prepared
 
-    def __init__(self, sandbox: Sandbox, history: History, parent: QObject | None = None) -> None:
+    def __init__(
+        self, sandbox: Sandbox, history: History, *, solve_log: Path, settings_path: Path, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.sandbox = sandbox
         self.history = history
+        self.isolation_level = "unknown"  # until the sandbox worker says
+        self._solve_log = solve_log
+        self._settings_path = settings_path
         self._solve_id: int | None = None
-        self._hand_run: tuple[str, str, Solution | None] = ("", "", None)
         self._closed = False
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
         self._background = Background(self)
-        self._background.progress.connect(self._on_progress)
-        self._background.succeeded.connect(self._on_succeeded)
-        self._background.failed.connect(self._on_failed)
         self._background.busy_changed.connect(self.busy)
 
     @property
     def is_busy(self) -> bool:
         return self._background.busy
+
+    @property
+    def needs_consent(self) -> bool:
+        """Programs would run with no isolation at all and the user has not agreed to that yet."""
+        return self.isolation_level == "none" and not self.sandbox.allow_unisolated
+
+    def allow_unisolated(self) -> None:
+        """The user agreed to run programs unprotected, for this session."""
+        self.sandbox.allow_unisolated = True
+
+    def save_settings(self, settings: Settings) -> None:
+        settings_store.save(settings, self._settings_path)
 
     def load_model(self, factory: ModelFactory) -> None:
         def job(report: Report) -> LanguageModel:
@@ -96,8 +116,16 @@ class SolveController(QObject):
                 report(SandboxReady("unavailable", str(exc)))
             return factory(lambda done, total: report(LoadProgress(done, total)))
 
+        def loaded(model: LanguageModel) -> None:
+            if not self._closed:
+                self.model = model
+                self.model_ready.emit(model.name)
+
         self.phase.emit("Loading the model…")
-        self._background.submit("load", job)
+        self._background.submit(
+            job, on_success=loaded, on_failure=self._live(lambda exc: self.model_failed.emit(_message(exc))),
+            on_progress=self._on_progress, name="model load",
+        )  # fmt: skip
 
     def solve(self, question: str, method: str, *, repair: bool, settings: Settings) -> None:
         model = self.model
@@ -107,7 +135,7 @@ class SolveController(QObject):
         token = self._cancel = CancelToken()
         self._solve_id = self.history.start(question, method, {"repair": repair, **asdict(settings)})
         self.history_changed.emit()
-        time_s, memory_mb, temperature = settings.time_s, settings.memory_mb, settings.temperature
+        limits, temperature = Limits(settings.time_s, settings.memory_mb), settings.temperature
 
         spec = Method.parse(method)
         if repair and "repair" in OPTIONS[spec.base]:
@@ -115,11 +143,14 @@ class SolveController(QObject):
 
         def job(report: Report) -> Solution:
             return solve(
-                question, spec, model, self.sandbox, time_s=time_s, memory_mb=memory_mb, temperature=temperature,
-                on_event=report, cancel=token,
+                question, spec, model, self.sandbox, limits=limits, temperature=temperature, on_event=report,
+                cancel=token,
             )  # fmt: skip
 
-        self._background.submit("solve", job)
+        self._background.submit(
+            job, on_success=self._live(self._on_solved), on_failure=self._live(self._on_solve_failed),
+            on_progress=self._on_progress, name="solve",
+        )  # fmt: skip
 
     def run_program(
         self, code: str, *, settings: Settings, trace: bool = False, question: str = "", edits: Solution | None = None
@@ -129,15 +160,26 @@ class SolveController(QObject):
         `edits` is the solve whose program was edited (its model calls stay with the new one)."""
         self._cancel = None
         capture = tuple(dict.fromkeys(["ans", *assigned_names(code)]))
-        self._hand_run = (question, code, edits)
 
         def job(_report: Report) -> RunResult:
             return self.sandbox.run(
                 code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=capture, trace=trace
             )
 
+        def ran(run: RunResult) -> None:
+            solution = solution_of_run(question, code, run, edits)
+            if question.strip() and run.status is not Status.KILLED:
+                solve_id = self.history.start(question, solution.method, {})
+                self.history.finish(solve_id, solution)
+                self.history_changed.emit()
+            self.ran.emit(run)
+            self.run_shown.emit(view_of_run(run))
+            self.hand_run.emit(solution)
+
         self.phase.emit("Running the program in the sandbox…")
-        self._background.submit("run", job)
+        self._background.submit(
+            job, on_success=self._live(ran), on_failure=self._live(self._on_job_failed), name="hand run"
+        )
 
     def repair(self, question: str, program: str, error: str) -> None:
         model = self.model
@@ -149,7 +191,10 @@ class SolveController(QObject):
         def job(report: Report) -> str | None:
             return propose_repair(question, program, error, model, self.sandbox, on_event=report, cancel=token)
 
-        self._background.submit("repair", job)
+        self._background.submit(
+            job, on_success=self._live(self.repaired.emit), on_failure=self._live(self._on_job_failed),
+            on_progress=self._on_progress, name="repair",
+        )  # fmt: skip
 
     def cancel(self) -> None:
         """Stop whatever runs: the model within a token, a running program at once."""
@@ -161,15 +206,25 @@ class SolveController(QObject):
         self.cancel()
         self._background.shutdown()
         # Deliver what the last job reported before the history closes, so it records how it ended.
-        QCoreApplication.sendPostedEvents(self)
+        QCoreApplication.sendPostedEvents(self._background)
         self._closed = True
         self.sandbox.close()
         self.history.close()
 
-    def _on_progress(self, _tag: str, payload: object) -> None:
+    def _live(self, callback: Callable[[T], None]) -> Callable[[T], None]:
+        """`callback`, skipped once the controller is shut down (a late result has no window)."""
+
+        def call(value: T) -> None:
+            if not self._closed:
+                callback(value)
+
+        return call
+
+    def _on_progress(self, payload: object) -> None:
         if self._closed:
             return
         if isinstance(payload, SandboxReady):
+            self.isolation_level = payload.isolation
             self.isolation.emit(payload.isolation, payload.problem)
         elif isinstance(payload, LoadProgress) and payload.total:
             self.load_progress.emit(payload.done, payload.total)
@@ -186,44 +241,29 @@ class SolveController(QObject):
         elif isinstance(payload, ExecutionFinished):
             self._record(output=payload.result.stdout, error=payload.result.error)
             self.ran.emit(payload.result)
+            self.run_shown.emit(view_of_run(payload.result))
 
-    def _on_succeeded(self, tag: str, result: object) -> None:
-        if self._closed:
-            return
-        if tag == "load":
-            self.model = cast(LanguageModel, result)
-            self.model_ready.emit(self.model.name)
-        elif tag == "solve":
-            if self._solve_id is not None:
-                self.history.finish(self._solve_id, cast(Solution, result))
-                self._solve_id = None
-                self.history_changed.emit()
-            self.solved.emit(result)
-        elif tag == "run":
-            question, code, edits = self._hand_run
-            run = cast(RunResult, result)
-            solution = solution_of_run(question, code, run, edits)
-            if question.strip() and run.status is not Status.KILLED:
-                solve_id = self.history.start(question, solution.method, {})
-                self.history.finish(solve_id, solution)
-                self.history_changed.emit()
-            self.ran.emit(run)
-            self.hand_run.emit(solution)
-        elif tag == "repair":
-            self.repaired.emit(result)
-
-    def _on_failed(self, tag: str, message: str) -> None:
-        if self._closed:
-            return
-        if tag == "load":
-            self.model_failed.emit(message)
-            return
-        if tag == "solve":
-            self._record(status="failed", error=message)
+    def _on_solved(self, solution: Solution) -> None:
+        if self._solve_id is not None:
+            self.history.finish(self._solve_id, solution)
             self._solve_id = None
             self.history_changed.emit()
-        self.failed.emit(message)
+        log_solution(solution, self._solve_log)
+        self.solved.emit(solution)
+
+    def _on_solve_failed(self, error: Exception) -> None:
+        self._record(status="failed", error=_message(error))
+        self._solve_id = None
+        self.history_changed.emit()
+        self.failed.emit(_message(error))
+
+    def _on_job_failed(self, error: Exception) -> None:
+        self.failed.emit(_message(error))
 
     def _record(self, **fields: str | None) -> None:
         if self._solve_id is not None:
             self.history.update(self._solve_id, **fields)
+
+
+def _message(error: Exception) -> str:
+    return str(error) or type(error).__name__

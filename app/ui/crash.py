@@ -22,36 +22,27 @@ from types import TracebackType
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from app.reasoning.solve_log import log_dir
-from models.paths import data_dir
-
 Work = Callable[[], dict[str, str]]  # returns what to keep: {"question": …, "program": …}
 
 
 _NATIVE_LOG = "native-crash-{pid}.log"
 
 
-def recovery_path() -> Path:
-    return data_dir() / "recovery.json"
-
-
-def save_work(work: dict[str, str], path: Path | None = None) -> None:
+def save_work(work: dict[str, str], path: Path) -> None:
     """Keep `work` where the next start finds it (atomically: a crash mid-write loses nothing)."""
-    path = path or recovery_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     partial.write_text(json.dumps(work), encoding="utf-8")
     os.replace(partial, path)
 
 
-def discard_work(path: Path | None = None) -> None:
+def discard_work(path: Path) -> None:
     """A clean exit: nothing needs restoring next time."""
-    (path or recovery_path()).unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
 
 
-def enable_native_crash_log(folder: Path | None = None) -> Path | None:
+def enable_native_crash_log(folder: Path) -> Path | None:
     """Route fatal errors (segfaults, aborts) to a file; return the report a previous native crash left."""
-    folder = folder or log_dir()
     found = collect_native_crash_report(folder)
     handle = open(folder / _NATIVE_LOG.format(pid=os.getpid()), "w", encoding="utf-8")  # noqa: SIM115 -- process-long
     faulthandler.enable(handle, all_threads=True)
@@ -79,11 +70,11 @@ def collect_native_crash_report(folder: Path) -> Path | None:
     return found
 
 
-def close_native_crash_log(folder: Path | None = None) -> None:
+def close_native_crash_log(folder: Path) -> None:
     """A clean exit: stop writing fatal errors and remove this process's (empty) file."""
     faulthandler.disable()
     with contextlib.suppress(OSError):
-        ((folder or log_dir()) / _NATIVE_LOG.format(pid=os.getpid())).unlink()
+        (folder / _NATIVE_LOG.format(pid=os.getpid())).unlink()
 
 
 def _alive(pid: int) -> bool:
@@ -103,7 +94,8 @@ def handle_crash(
     error: BaseException,
     tb: TracebackType | None,
     *,
-    recovery: Path | None = None,
+    recovery: Path,
+    logs: Path,
 ) -> Path | None:
     """Save the work, write the report, show it; returns the report's path (None if unwritable)."""
     try:
@@ -116,7 +108,7 @@ def handle_crash(
         f"Python {platform.python_version()} on {platform.platform()}\n\n"
         + "".join(traceback.format_exception(kind, error, tb))
     )
-    path: Path | None = log_dir() / f"crash-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+    path: Path | None = logs / f"crash-{time.strftime('%Y%m%d-%H%M%S')}.txt"
     try:
         assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -136,22 +128,22 @@ def handle_crash(
     return path
 
 
-def install(parent: QWidget, work: Work, recovery: Path | None = None) -> None:
+def install(parent: QWidget, work: Work, *, recovery: Path, logs: Path) -> None:
     """Route uncaught exceptions on the UI thread to `handle_crash`."""
 
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):
             sys.__excepthook__(kind, error, tb)
             return
-        handle_crash(parent, work, kind, error, tb, recovery=recovery)
+        handle_crash(parent, work, kind, error, tb, recovery=recovery, logs=logs)
 
     sys.excepthook = hook
 
 
-def recovered_work(path: Path | None = None) -> dict[str, str] | None:
+def recovered_work(path: Path) -> dict[str, str] | None:
     """What an unclean exit left (the autosave or the crash handler's save), if anything."""
     try:
-        data = json.loads((path or recovery_path()).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict):
@@ -160,7 +152,7 @@ def recovered_work(path: Path | None = None) -> dict[str, str] | None:
     return work if any(value.strip() for value in work.values()) else None
 
 
-def take_recovered_work(path: Path | None = None) -> dict[str, str] | None:
+def take_recovered_work(path: Path) -> dict[str, str] | None:
     """What the last unclean exit saved, once (the file is removed)."""
     work = recovered_work(path)
     discard_work(path)

@@ -1,7 +1,7 @@
 """The history sidebar: search, browse, reopen and delete past solves.
 
-Signals: reopen(object: HistoryEntry). Reads from the controller's `History`; owns no state of
-its own beyond what it shows.
+Signals: reopen(object: Solution), the past solve as the window shows any solve. Reads from the
+controller's `History`; owns no state of its own beyond what it shows.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class HistoryPanel(QWidget):
     def _on_item_activated(self, item: QListWidgetItem) -> None:
         entry: HistoryEntry | None = self._history.get(int(item.data(Qt.ItemDataRole.UserRole)))
         if entry is not None:
-            self.reopen.emit(entry)
+            self.reopen.emit(entry.as_solution())
 
     def _on_delete_clicked(self) -> None:
         item = self.list.currentItem()

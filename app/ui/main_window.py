@@ -1,13 +1,12 @@
 """The main window: question, program editor, execution output and repair controls in panes.
 
-Views only: every action goes to the `SolveController`, every result comes back as a signal.
-Signals of child widgets are handled by `_on_<signal>` slots.
+Views only: every action goes to the `SolveController`, every result comes back as a signal, and
+whatever the window shows of a solve, a hand run or a reopened past solve goes through one
+`show_solution`. Signals of child widgets are handled by `_on_<signal>` slots.
 """
 
 from __future__ import annotations
 
-import contextlib
-import difflib
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -31,24 +30,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.export import notebook_text, to_markdown, to_python
+from app.export import export_text
+from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
 from app.reasoning.methods import DEFAULT_METHOD, PICKER
-from app.store import settings as settings_store
-from app.store.history import History, HistoryEntry
+from app.reasoning.runs import RunView, status_detail
+from app.reasoning.tables import with_table
 from app.store.settings import Settings
-from app.ui import crash
-from app.ui.code_editor import CodeEditor, monospace
+from app.ui.code_editor import CodeEditor
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.dialogs import confirmed
 from app.ui.history_panel import HistoryPanel
 from app.ui.output_pane import OutputPane
+from app.ui.repair_view import RepairView
 from app.ui.restore_bar import RestoreBar
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.welcome import WelcomeDialog
-from models.paths import data_dir
-from sandbox import RunResult, Sandbox, Status
-from sandbox.display import display_text
+from app.ui.work_keeper import WorkKeeper
 
 EXAMPLES = (
     "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
@@ -57,71 +55,53 @@ EXAMPLES = (
     "Solve for x: 3x + 7 = 25.",
 )
 _PROGRESS_DELAY_MS = 500  # short work shows nothing; longer work shows its phase
-_AUTOSAVE_DELAY_MS = 800  # after the last change: typing saves once per pause, not per key
 _STATUS_LABEL_WIDTH = 320
 # The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
 _DEFAULT_SIZE = (1320, 740)
 _SCREEN_MARGIN = 40
 
 
-def linearise_table(text: str) -> str:
-    """A pasted table (CSV, tab- or |-separated) as rows on lines with cells joined by ' | '."""
-    rows = []
-    for line in text.strip().splitlines():
-        separator = "\t" if "\t" in line else ("|" if "|" in line else ",")
-        cells = [cell.strip() for cell in line.strip().strip("|").split(separator)]
-        rows.append(" | ".join(cells))
-    return "\n".join(rows)
-
-
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        model_factory: ModelFactory,
+        controller: SolveController,
         *,
-        sandbox: Sandbox | None = None,
-        settings_path: Path | None = None,
-        history_path: Path | None = None,
-        user_settings_path: Path | None = None,
+        paths: AppPaths,
+        settings: Settings,
         factory_for: Callable[[Settings], ModelFactory] | None = None,
         show_welcome: bool = False,
-        recovery_path: Path | None = None,
         crash_report: Path | None = None,
     ) -> None:
-        """`recovery_path` is where the work is autosaved (the user's data folder by default);
+        """Built by `app.ui.app.compose`. Every file the window writes is under `paths`;
         `crash_report` names the report a native crash of the last session left, if any."""
         super().__init__()
-        self.recovery_path = recovery_path or crash.recovery_path()
-        self._user_settings_path = user_settings_path
-        self.settings = settings_store.load(user_settings_path)
+        self.paths = paths
+        self.recovery_path = paths.recovery
+        self.settings = settings
         self._factory_for = factory_for
         self.setWindowTitle("PAL Studio")
-        self._settings = QSettings(str(settings_path), QSettings.Format.IniFormat) if settings_path else QSettings()
-        history = History(history_path or data_dir() / "history.sqlite")
-        history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
-        self.controller = SolveController(sandbox or Sandbox(), history, self)
-        self._last_result: RunResult | None = None
+        self._settings = QSettings(str(paths.window_state), QSettings.Format.IniFormat)
+        self.controller = controller
+        controller.setParent(self)
+        self._last_run: RunView | None = None
+        self._before_repair: str | None = None  # the program a requested repair would replace
         self._solution: Solution | None = None  # what the window shows and exports: a solve, a run or a reopened one
         self._solve: Solution | None = None  # the last model solve, which a hand-edited program edits
         self._trace: list[dict[str, Any]] | None = None
-        self._isolation = "unknown"
         self._ready_text = "Ready."
-        self._before_repair: str | None = None
         self._pending_phase = ""
         self._phase_timer = QTimer(self, singleShot=True, interval=_PROGRESS_DELAY_MS)
         self._elapsed_timer = QTimer(self, interval=1000)  # long work says how long it has taken
         self._busy_since = 0.0
-        self._autosave_timer = QTimer(self, singleShot=True, interval=_AUTOSAVE_DELAY_MS)
-        self._recovered: dict[str, str] | None = None  # work offered back and not yet taken or discarded
-        self._keep_work = False  # closed mid-solve: the autosave stays for the next start
         self._build()
+        self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
         self._connect()
         self._restore()
-        self._recover(crash_report)
+        if not self.work_keeper.offer(crash_report) and crash_report:
+            self._show_status(f"PAL Studio stopped unexpectedly last time; the report is in {crash_report}.")
         self.welcome: WelcomeDialog | None = None
         if show_welcome:
             self._open_welcome()
-        self.controller.load_model(model_factory)
 
     # -- building ---------------------------------------------------------------------------
 
@@ -142,7 +122,6 @@ class MainWindow(QMainWindow):
             label.setMaximumWidth(_STATUS_LABEL_WIDTH)  # a long model name is cut, not a wider window
             self.statusBar().addPermanentWidget(label)
         self.reset_layout()  # last: it measures the finished window against the screen
-        self._hide_diff()
 
     def _build_question_pane(self) -> QWidget:
         self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
@@ -175,13 +154,15 @@ class MainWindow(QMainWindow):
         self.trace_button = QPushButton("Step (Ctrl+T)")
         self.repair_button = QPushButton("Repair")
         self.repair_button.setEnabled(False)
-        self.diff = QPlainTextEdit(readOnly=True)
-        self.diff.setFont(monospace())
-        self.accept_button = QPushButton("Accept repair")
-        self.revert_button = QPushButton("Revert")
+        self.repair_view = RepairView()
+        self.diff, self.accept_button, self.revert_button = (
+            self.repair_view.diff,
+            self.repair_view.accept_button,
+            self.repair_view.revert_button,
+        )
         return _column(
             QLabel("<b>Program</b>"), self.editor, _row(self.run_button, self.trace_button, self.repair_button),
-            self.diff, _row(self.accept_button, self.revert_button),
+            self.repair_view,
         )  # fmt: skip
 
     def _build_output_pane(self) -> QWidget:
@@ -202,7 +183,7 @@ class MainWindow(QMainWindow):
         c.token.connect(self._on_token)
         c.program.connect(self._on_program)
         c.solved.connect(self._on_solved)
-        c.ran.connect(self._on_ran)
+        c.run_shown.connect(self._on_run_shown)
         c.hand_run.connect(self._on_hand_run)
         c.repaired.connect(self._on_repaired)
         c.failed.connect(self._on_failed)
@@ -211,13 +192,11 @@ class MainWindow(QMainWindow):
         self.history_panel.reopen.connect(self._on_history_reopen)
         self._phase_timer.timeout.connect(self._on_phase_timer)
         self._elapsed_timer.timeout.connect(self._on_phase_timer)
-        self._autosave_timer.timeout.connect(self._on_autosave_timer)
-        for text_widget in (self.question, self.table, self.editor):
-            text_widget.textChanged.connect(self._autosave_timer.start)
-        c.solved.connect(self._autosave_timer.start)
-        c.ran.connect(self._autosave_timer.start)
-        self.restore_bar.restore_clicked.connect(self._on_restore_clicked)
-        self.restore_bar.discard_clicked.connect(self._on_discard_clicked)
+        keeper = self.work_keeper
+        for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged, c.solved, c.ran):
+            changed.connect(keeper.changed)
+        keeper.restored.connect(self._on_work_restored)
+        keeper.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button.clicked.connect(self.controller.cancel)
         self.run_button.clicked.connect(self.run_program)
@@ -229,8 +208,8 @@ class MainWindow(QMainWindow):
         self.copy_program_button.clicked.connect(self._on_copy_program_clicked)
         self.export_button.clicked.connect(self._on_export_clicked)
         self.output_pane.alternative_button.clicked.connect(self._on_alternative_clicked)
-        self.accept_button.clicked.connect(self._on_accept_clicked)
-        self.revert_button.clicked.connect(self._on_revert_clicked)
+        self.repair_view.accepted.connect(self.run_program)
+        self.repair_view.reverted.connect(self.editor.setPlainText)
         self.examples.activated.connect(self._on_example_activated)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
                      ("Ctrl+T", self.trace_program), ("Escape", self.controller.cancel),
@@ -275,7 +254,7 @@ class MainWindow(QMainWindow):
 
     def _open_welcome(self) -> None:
         """The first-run guide, beside the window (never modal)."""
-        welcome = self.welcome = WelcomeDialog(self)
+        welcome = self.welcome = WelcomeDialog(self.paths.first_run_marker, self)
         c = self.controller
         c.load_progress.connect(welcome.on_load_progress)
         c.model_ready.connect(welcome.on_model_ready)
@@ -305,17 +284,7 @@ class MainWindow(QMainWindow):
             "output": self.output.toPlainText(),
         }
 
-    def _recover(self, crash_report: Path | None) -> None:
-        """Offer back what an unclean exit left; until the user answers, nothing overwrites it."""
-        self._recovered = crash.recovered_work(self.recovery_path)
-        if self._recovered:
-            self.restore_bar.offer(self._recovered.get("question", ""), str(crash_report) if crash_report else None)
-        elif crash_report:
-            self._show_status(f"PAL Studio stopped unexpectedly last time; the report is in {crash_report}.")
-
-    def _on_restore_clicked(self) -> None:
-        work, self._recovered = self._recovered or {}, None
-        self.restore_bar.hide()
+    def _on_work_restored(self, work: dict[str, str]) -> None:
         self.question.setPlainText(work.get("question", ""))
         self.table.setPlainText(work.get("table", ""))
         self.editor.setPlainText(work.get("program", ""))
@@ -323,20 +292,6 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(work.get("output", ""))
         self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
         self._show_status(self._ready_text)
-
-    def _on_discard_clicked(self) -> None:
-        self._recovered = None
-        self.restore_bar.hide()
-        crash.discard_work(self.recovery_path)
-        self._autosave_timer.start()
-
-    def _on_autosave_timer(self) -> None:
-        if self._recovered is not None:
-            return  # the offer is open: saving now would overwrite the work it offers
-        try:
-            crash.save_work(self.current_work(), self.recovery_path)
-        except OSError as exc:
-            self.statusBar().showMessage(f"Your work could not be autosaved: {exc}", 10_000)
 
     def _restore(self) -> None:
         geometry, splitter = self._settings.value("window/geometry"), self._settings.value(self._splitter_key())
@@ -351,8 +306,7 @@ class MainWindow(QMainWindow):
     # -- actions ----------------------------------------------------------------------------
 
     def full_question(self) -> str:
-        question, table = self.question.toPlainText().strip(), self.table.toPlainText().strip()
-        return f"{linearise_table(table)}\n{question}" if table else question
+        return with_table(self.question.toPlainText(), self.table.toPlainText())
 
     def solve(self) -> None:
         if self.controller.is_busy or not self._may_run_programs():
@@ -365,7 +319,7 @@ class MainWindow(QMainWindow):
         self.editor.mark_error_line(0)
         self.editor.mark_emulated_lines(frozenset())
         self.output_pane.clear()
-        self._hide_diff()
+        self.repair_view.dismiss()
         method = str(self.method.currentData())
         self.controller.solve(question, method, repair=self.auto_repair.isChecked(), settings=self.settings)
 
@@ -388,13 +342,7 @@ class MainWindow(QMainWindow):
         solution = self._solution
         if solution is None:
             raise ValueError("nothing to export yet")
-        if path.suffix == ".ipynb":
-            text = notebook_text(solution)
-        elif path.suffix == ".py":
-            text = to_python(solution)
-        else:
-            text = to_markdown(solution, self._trace)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(export_text(solution, path.suffix, self._trace), encoding="utf-8")
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
@@ -404,17 +352,17 @@ class MainWindow(QMainWindow):
     def apply_settings(self, settings: Settings) -> None:
         """Keep `settings` (saved at once); load the model again if it is a different one."""
         previous, self.settings = self.settings, settings
-        settings_store.save(settings, self._user_settings_path)
+        self.controller.save_settings(settings)
         if settings.model_differs(previous) and self._factory_for is not None and not self.controller.is_busy:
             self.model_label.setText("model: loading…")
             self.controller.load_model(self._factory_for(settings))
 
     def repair(self) -> None:
-        result = self._last_result
-        if self.controller.is_busy or result is None:
+        run = self._last_run
+        if self.controller.is_busy or run is None:
             return
         self._before_repair = self.editor.toPlainText()
-        self.controller.repair(self.full_question(), self._before_repair, result.error or "")
+        self.controller.repair(self.full_question(), self._before_repair, run.error or "")
 
     # -- slots ------------------------------------------------------------------------------
 
@@ -458,24 +406,31 @@ class MainWindow(QMainWindow):
     def _on_program(self, program: str) -> None:
         self.editor.setPlainText(program)
 
-    def _on_solved(self, solution: Solution) -> None:
-        self._solution = self._solve = solution
-        self._trace = None
-        self.stepper.load([], "")
-        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
-        self.output_pane.show_variables(solution.variables)
-        if solution.program is not None:
-            self.editor.setPlainText(solution.program)
-        self.editor.mark_error_line(solution.error_line or 0)
+    def show_solution(self, solution: Solution | None) -> None:
+        """The one way a result reaches the panes: a model solve, a hand run or a reopened one.
+        Every part comes from `solution`, so nothing of an earlier result stays on screen."""
+        self._solution = solution
+        if solution is None:
+            return
         self.output_pane.show_answer(solution.answer)
         self.output_pane.show_alternative(solution.alternative)
+        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
+        self.output_pane.show_variables(solution.variables)
         self.output_pane.show_how(solution)
         self.output_pane.show_steps(solution)
+        self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
+
+    def _on_solved(self, solution: Solution) -> None:
+        self._solve = solution
+        self._trace = None
+        self.stepper.load([], "")
+        if solution.program is not None:
+            self.editor.setPlainText(solution.program)
+        self.show_solution(solution)
         if solution.program is None and solution.finish_reply:  # chain of thought: its reasoning is the working
             self.output_pane.show_output(solution.finish_reply)
-        detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
-        self._show_status(f"{solution.message} ({solution.duration_s:.1f} s){detail}")
+        self._show_status(status_detail(solution))
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
         if solution.calls:
             last = solution.calls[-1]
@@ -483,39 +438,28 @@ class MainWindow(QMainWindow):
             self.speed_label.setText(f"{last.tokens_per_s:.1f} tokens/s, context {used}/{self.settings.n_ctx}")
         self._settings.setValue("solve/method", self.method.currentData())
 
-    def _on_ran(self, result: RunResult) -> None:
-        self._last_result = result
-        text = result.stdout + (f"\n{result.stderr}" if result.stderr else "")
-        if result.error:
-            text += ("\n" if text else "") + result.error
-        self.output_pane.show_output(text)
-        self.editor.mark_error_line(result.error_line or 0)
-        self.isolation_label.setText(f"sandbox: {result.isolation.value}")
-        self.output_pane.show_variables(result.values)
-        if result.trace is not None:
-            self._trace = result.trace
-            self.output_pane.show_trace(result.trace, result.stdout)
-        self.repair_button.setEnabled(result.status is not Status.OK)
-        self._show_status(f"{result.status.value} ({result.duration_s * 1000:.0f} ms)")
+    def _on_run_shown(self, run: RunView) -> None:
+        self._last_run = run
+        self.output_pane.show_output(run.text)
+        self.editor.mark_error_line(run.error_line or 0)
+        self.isolation_label.setText(f"sandbox: {run.isolation}")
+        self.output_pane.show_variables(run.values)
+        if run.trace is not None:
+            self._trace = run.trace
+            self.output_pane.show_trace(run.trace, run.stdout)
+        self.repair_button.setEnabled(not run.ok)
+        self._show_status(run.summary)
 
     def _on_hand_run(self, solution: Solution) -> None:
         """A program run by hand is now the current solution: its answer (or none), never the last one's."""
-        self._solution = solution
-        self.output_pane.show_answer(solution.answer)
-        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
-        self.output_pane.show_how(solution)
+        self.show_solution(solution)
 
     def _on_repaired(self, program: object) -> None:
         if not isinstance(program, str) or self._before_repair is None:
             self._show_status("The model proposed no corrected program.")
             return
-        lines = difflib.unified_diff(
-            self._before_repair.splitlines(), program.splitlines(), "before", "repaired", lineterm=""
-        )
-        self.diff.setPlainText("\n".join(lines))
+        self.repair_view.propose(self._before_repair, program)
         self.editor.setPlainText(program)
-        for widget in (self.diff, self.accept_button, self.revert_button):
-            widget.setVisible(True)
         self._show_status("Repair proposed: accept to run it, or revert.")
 
     def _on_alternative_clicked(self) -> None:
@@ -551,49 +495,32 @@ class MainWindow(QMainWindow):
             self.export_to(Path(name))
             self._show_status(f"Exported to {name}")
 
-    def _on_accept_clicked(self) -> None:
-        self._hide_diff()
-        self.run_program()
-
-    def _on_revert_clicked(self) -> None:
-        if self._before_repair is not None:
-            self.editor.setPlainText(self._before_repair)
-        self._hide_diff()
-
     def _on_failed(self, message: str) -> None:
         self._show_status(f"Something went wrong: {message}")
 
-    def _on_history_reopen(self, entry: HistoryEntry) -> None:
+    def _on_history_reopen(self, solution: Solution) -> None:
         if self.controller.is_busy:
             return
-        self._hide_diff()
+        self.repair_view.dismiss()
         self.output_pane.clear()
         self._trace = None
-        self.question.setPlainText(entry.question)
+        self.question.setPlainText(solution.question)
         self.table.clear()
-        self.method.setCurrentIndex(max(self.method.findData(entry.method), 0))
-        self.editor.setPlainText(entry.program or "")
-        self.editor.mark_emulated_lines(frozenset())
-        self.output_pane.show_output(entry.output + (f"\n{entry.error}" if entry.error else ""))
-        self.output_pane.show_answer(entry.answer)
-        self._solution = self._solve = Solution.from_json(entry.solution) if entry.solution else None
-        if self._solution is not None:
-            self.output_pane.show_variables(self._solution.variables)
-            self.output_pane.show_math(self._solution.ans.latex if self._solution.ans else None)
-            self.output_pane.show_how(self._solution)
-        self.editor.mark_error_line((entry.solution or {}).get("error_line") or 0)
-        self._show_status(f"Reopened a past solve: {entry.status}")
+        self.method.setCurrentIndex(max(self.method.findData(solution.method), 0))
+        self.editor.setPlainText(solution.program or "")
+        self.output_pane.show_output(solution.output + (f"\n{solution.error}" if solution.error else ""))
+        self._solve = solution if solution.calls else None
+        self.show_solution(solution)
+        self._show_status(f"Reopened a past solve: {solution.message}")
 
     def _on_isolation(self, level: str, problem: str | None) -> None:
-        self._isolation = level
         self.isolation_label.setText(f"sandbox: {level}")
         if problem:
             self._show_status(f"Programs cannot be run here: {problem}")
 
     def _may_run_programs(self) -> bool:
         """With no isolation at all, ask once before running anything the model wrote."""
-        sandbox = self.controller.sandbox
-        if self._isolation != "none" or sandbox.allow_unisolated:
+        if not self.controller.needs_consent:
             return True
         answer = QMessageBox.warning(
             self,
@@ -603,8 +530,10 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
-        sandbox.allow_unisolated = answer == QMessageBox.StandardButton.Yes
-        return sandbox.allow_unisolated
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.controller.allow_unisolated()
+        return True
 
     def _on_example_activated(self, index: int) -> None:
         if index > 0:
@@ -617,11 +546,6 @@ class MainWindow(QMainWindow):
         self.status_label.setText(text)
         self.statusBar().showMessage(text)
 
-    def _hide_diff(self) -> None:
-        for widget in (self.diff, self.accept_button, self.revert_button):
-            widget.setVisible(False)
-        self._before_repair = None
-
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         if self.controller.is_busy and not self._may_close_while_busy():
             event.ignore()
@@ -630,9 +554,7 @@ class MainWindow(QMainWindow):
         self._settings.setValue(self._splitter_key(), self.splitter.saveState())
         self._settings.sync()
         self.controller.shutdown()
-        self._autosave_timer.stop()
-        if self._recovered is None and not self._keep_work:  # work on offer, or cut off mid-solve, stays
-            crash.discard_work(self.recovery_path)
+        self.work_keeper.close()
         super().closeEvent(event)
 
     def _may_close_while_busy(self) -> bool:
@@ -643,10 +565,7 @@ class MainWindow(QMainWindow):
             "are kept and offered back at the next start.",
         ):
             return False
-        self._recovered = None
-        with contextlib.suppress(OSError):
-            crash.save_work(self.current_work(), self.recovery_path)
-        self._keep_work = True
+        self.work_keeper.keep_for_next_start()
         return True
 
 

@@ -8,8 +8,8 @@ Downloads run on the dialog's own background helper, never on the UI thread.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -43,6 +43,12 @@ from models.types import ModelError
 _EMBEDDED = ""  # the list item's data for the embedded default model
 
 
+@dataclass(frozen=True)
+class DownloadProgress:
+    done: int  # bytes
+    total: int
+
+
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,9 +56,6 @@ class SettingsDialog(QDialog):
         self._settings = settings
         self._cancel_download = threading.Event()
         self._downloads = Background(self)
-        self._downloads.progress.connect(self._on_download_progress)
-        self._downloads.succeeded.connect(self._on_download_succeeded)
-        self._downloads.failed.connect(self._on_download_failed)
 
         self._build_models(settings)
         self._build_form(settings)
@@ -226,24 +229,27 @@ class SettingsDialog(QDialog):
                 entry.repo,
                 entry.file_name,
                 sha256=entry.sha256,
-                progress=lambda done, total: report((done, total)),
+                progress=lambda done, total: report(DownloadProgress(done, total)),
                 cancel=self._cancel_download,
             )
 
-        self._downloads.submit("download", job)
+        self._downloads.submit(
+            job, on_success=self._on_download_succeeded, on_failure=self._on_download_failed,
+            on_progress=self._on_download_progress, name="download",
+        )  # fmt: skip
 
-    def _on_download_progress(self, _tag: str, payload: object) -> None:
-        done, total = cast(tuple[int, int], payload)
-        self.progress.setMaximum(max(int(total) // 1024, 1))
-        self.progress.setValue(int(done) // 1024)
+    def _on_download_progress(self, payload: object) -> None:
+        if isinstance(payload, DownloadProgress):
+            self.progress.setMaximum(max(payload.total // 1024, 1))
+            self.progress.setValue(payload.done // 1024)
 
-    def _on_download_succeeded(self, _tag: str, path: object) -> None:
+    def _on_download_succeeded(self, path: Path) -> None:
         self._download_ended()
-        self.add_model_file(Path(str(path)))
+        self.add_model_file(path)
 
-    def _on_download_failed(self, _tag: str, message: str) -> None:
+    def _on_download_failed(self, error: Exception) -> None:
         self._download_ended()
-        self.model_info.setText(f"Download stopped: {message}")
+        self.model_info.setText(f"Download stopped: {error or type(error).__name__}")
 
     def _download_ended(self) -> None:
         self.download_button.setEnabled(True)

@@ -7,11 +7,10 @@ Shown beside the main window, never blocking it. Signals: sample_requested(str).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
-
-from models.paths import data_dir
 
 SAMPLE = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
 _ISOLATION_WORDS = {
@@ -24,15 +23,17 @@ _ISOLATION_WORDS = {
 }
 
 
-def is_first_run() -> bool:
-    return not (data_dir() / "first-run-done").exists()
+def is_first_run(marker: Path) -> bool:
+    return not marker.exists()
 
 
 class WelcomeDialog(QDialog):
     sample_requested = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, marker: Path, parent: QWidget | None = None) -> None:
+        """`marker` is the file whose presence says the guide was seen."""
         super().__init__(parent)
+        self._marker = marker
         self.setWindowTitle("Welcome to PAL Studio")
         self.setModal(False)
         self._started = time.monotonic()
@@ -77,7 +78,7 @@ class WelcomeDialog(QDialog):
         self.isolation.setText(f"Isolation of programs — {words}" + (f" ({problem})" if problem else ""))
 
     def done(self, result: int) -> None:
-        path = data_dir() / "first-run-done"
+        path = self._marker
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("1")
         super().done(result)

@@ -21,11 +21,12 @@ import os, sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
-from app.store.settings import load
-from app.ui.app import model_for
-from app.ui.main_window import MainWindow
+import tempfile
+from pathlib import Path
+from app.paths import AppPaths
+from app.ui.app import compose
 app = QApplication(sys.argv[:1])
-window = MainWindow(model_for(load()), factory_for=model_for)
+window = compose(AppPaths(Path(tempfile.mkdtemp(prefix="pal-bench-"))))
 window.show()
 def shown():
     print("shown", flush=True)

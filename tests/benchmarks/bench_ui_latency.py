@@ -13,20 +13,22 @@ import itertools
 import os
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QTimer  # after choosing the platform
 from PySide6.QtWidgets import QApplication
 
-from app.ui.app import embedded_model
-from app.ui.main_window import MainWindow
+from app.paths import AppPaths
+from app.ui.app import compose, embedded_model
 
 
 def main() -> None:
     app = QApplication(sys.argv[:1])
-    window = MainWindow(embedded_model)
+    window = compose(AppPaths(Path(tempfile.mkdtemp(prefix="pal-bench-"))), model_factory=embedded_model)
     window.show()
     ticks: list[float] = []
     timer = QTimer(interval=10)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from app.reasoning import ProgramExtracted, SolveStatus, TokenStreamed, solve_pal
 from app.reasoning.prompts import fill
-from app.reasoning.solve_log import log_path
+from app.reasoning.solve_log import log_solution
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -108,9 +109,10 @@ def test_generation_stops_after_the_program(sandbox: Sandbox) -> None:
     assert "Blah" not in solution.calls[0].reply  # the model was stopped once the block closed
 
 
-def test_every_solve_is_logged(sandbox: Sandbox) -> None:
-    solve_pal("What is logged?", ScriptedModel([FIXED]), sandbox)
-    last = json.loads(log_path().read_text(encoding="utf-8").splitlines()[-1])
+def test_a_logged_solve_holds_its_working(sandbox: Sandbox, tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "solves.jsonl"
+    log_solution(solve_pal("What is logged?", ScriptedModel([FIXED]), sandbox), log)
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
     assert last["question"] == "What is logged?"
     assert last["program"] == "price = 4\nprint(price * 2)"
     assert last["output"] == "8\n"

@@ -31,7 +31,7 @@ def test_a_solve_step_by_step(tmp_path: Path, sandbox: Sandbox) -> None:
     entry = history.get(solve_id)
     assert entry is not None
     assert (entry.status, entry.answer, entry.output) == ("answered", "11", "11\n")
-    assert entry.solution is not None and entry.solution["model_calls"][0]["reply"].startswith("```python")
+    assert entry.solution is not None and entry.solution.calls[0].reply.startswith("```python")
 
 
 def test_search_and_delete(tmp_path: Path) -> None:
@@ -77,7 +77,6 @@ def test_solves_left_running_by_a_dead_process_become_interrupted(tmp_path: Path
 
 def test_a_finished_solve_comes_back_whole(tmp_path: Path, sandbox: Sandbox) -> None:
     """History keeps the whole working: a reopened solve has its votes, calls and variables."""
-    from app.reasoning import Solution
     from app.reasoning.methods import solve
 
     pens = "```python\nprice = 4\nprint(price * 3)\n```"
@@ -88,6 +87,6 @@ def test_a_finished_solve_comes_back_whole(tmp_path: Path, sandbox: Sandbox) -> 
     history.finish(solve_id, solution)
     entry = history.get(solve_id)
     assert entry is not None and entry.solution is not None
-    back = Solution.from_json(entry.solution)
+    back = entry.solution
     assert back.to_json() == solution.to_json()
     assert back.votes == solution.votes and back.variables["price"].json == 4 and len(back.calls) == 3

@@ -12,6 +12,8 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from app.paths import AppPaths
+from app.ui.app import compose
 from app.ui.controller import ModelFactory
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
@@ -28,19 +30,11 @@ def private_window(
 ) -> MainWindow:
     """A main window whose settings, history and layout live in `folder`, not the user's, with
     PAL picked (tests script one PAL reply per solve; the default method makes three calls)."""
-    layout = QSettings(str(folder / "window.ini"), QSettings.Format.IniFormat)
+    layout = QSettings(str(AppPaths(folder).window_state), QSettings.Format.IniFormat)
     if layout.value("solve/method") is None:  # a method the user picked before is kept
         layout.setValue("solve/method", "pal")
         layout.sync()
-    return MainWindow(
-        factory,
-        sandbox=sandbox or Sandbox(),
-        settings_path=folder / "window.ini",
-        history_path=folder / "history.sqlite",
-        user_settings_path=folder / "settings.json",
-        recovery_path=folder / "recovery.json",
-        **options,
-    )
+    return compose(AppPaths(folder), model_factory=factory, sandbox=sandbox or Sandbox(), **options)
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.reasoning.solve_log import log_dir
 from app.store.history import History
 from app.ui import crash
 from models.testing import ScriptedModel
@@ -39,8 +38,10 @@ def test_a_crash_keeps_the_work_and_writes_a_report(make_window: WindowMaker, mo
     except RuntimeError:
         kind, error, tb = sys.exc_info()
         assert kind is not None and error is not None
-        report = crash.handle_crash(window, window.current_work, kind, error, tb, recovery=window.recovery_path)
-    assert report is not None and report.parent == log_dir()
+        report = crash.handle_crash(
+            window, window.current_work, kind, error, tb, recovery=window.recovery_path, logs=window.paths.log_folder
+        )
+    assert report is not None and report.parent == window.paths.log_folder
     assert "RuntimeError: boom" in report.read_text()
     assert shown and "RuntimeError: boom" in shown[0]
     saved = crash.recovered_work(window.recovery_path)

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QMessageBox, QTreeWidget
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus
-from app.ui.main_window import MainWindow, linearise_table
+from app.reasoning.tables import linearise_table
+from app.ui.main_window import MainWindow
 from models.local import LocalModel
 from models.testing import ScriptedModel
 from models.types import ModelError

@@ -79,7 +79,7 @@ def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
     again = make_window(ScriptedModel([]))
     entries = again.controller.history.entries()
     pen_solve = next(e for e in entries if e.method == "pal")
-    again._on_history_reopen(pen_solve)
+    again.history_panel.reopen.emit(pen_solve.as_solution())
     assert again.answer.text() == "12"
     table = again.output_pane.variables
     names = {item.text() for row in range(table.rowCount()) if (item := table.item(row, 0)) is not None}

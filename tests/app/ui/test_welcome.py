@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.paths import AppPaths
 from app.ui.welcome import SAMPLE, is_first_run
 from models.assembly import assemble
 from models.testing import ScriptedModel
@@ -35,7 +36,7 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
         assemble(chunks, tmp_path / "data" / "models" / "m.gguf", size=len(whole), sha256=sha, progress=slow_progress)
         return ScriptedModel(["```python\nprint(24 - 3 * 6)\n```"], name="tiny model")
 
-    assert is_first_run()
+    assert is_first_run(AppPaths(tmp_path).first_run_marker)
     window = private_window(factory, tmp_path, show_welcome=True)
     qtbot.addWidget(window)
     welcome = window.welcome
@@ -51,5 +52,5 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
         welcome.sample_button.click()
     assert window.question.toPlainText() == SAMPLE and window.answer.text() == "6"
     assert not welcome.isVisible()
-    assert not is_first_run()
+    assert not is_first_run(AppPaths(tmp_path).first_run_marker)
     window.close()

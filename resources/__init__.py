@@ -1,0 +1,1 @@
+"""Package data: the prompts, installed as `app.resources` (pyproject maps this folder there)."""
