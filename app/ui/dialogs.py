@@ -1,11 +1,36 @@
-"""Questions the user answers before something that cannot be undone (No is the default)."""
+"""Questions the user answers before something that cannot be undone (No is the default), and the
+file dialog of Export."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 
 def confirmed(parent: QWidget, title: str, text: str) -> bool:
     buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
     answer = QMessageBox.question(parent, title, text, buttons, QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes
+
+
+def consent_to_unisolated(parent: QWidget) -> bool:
+    """Whether to run the model's programs on a computer that offers no isolation at all."""
+    answer = QMessageBox.warning(
+        parent,
+        "No isolation",
+        "This computer offers no way to isolate programs, so a program written by the model could read "
+        "or change your files. Run programs anyway, for this session?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def export_path(parent: QWidget) -> Path | None:
+    """Where to export the worked solution; the suffix picks the format. None: cancelled."""
+    name, _filter = QFileDialog.getSaveFileName(
+        parent, "Export the worked solution", str(Path.home() / "solution.md"),
+        "Markdown (*.md);;Python (*.py);;Jupyter notebook (*.ipynb)",
+    )  # fmt: skip
+    return Path(name) if name else None

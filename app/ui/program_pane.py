@@ -1,0 +1,41 @@
+"""The Program pane: the editable program, Run / Step / Repair, and a proposed repair's diff."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+
+from app.ui.code_editor import CodeEditor
+from app.ui.layouts import column, row
+from app.ui.repair_view import RepairView
+
+
+class ProgramPane(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editor = CodeEditor()
+        self.run_button = QPushButton("Run (Ctrl+R)")
+        self.trace_button = QPushButton("Step (Ctrl+T)")
+        self.repair_button = QPushButton("Repair")
+        self.repair_button.setEnabled(False)
+        self.repair_view = RepairView()
+        column(
+            QLabel("<b>Program</b>"), self.editor, row(self.run_button, self.trace_button, self.repair_button),
+            self.repair_view, into=self,
+        )  # fmt: skip
+        self.repair_view.reverted.connect(self.editor.setPlainText)
+
+    def start_over(self) -> None:
+        """A new solve: no program, no marks, no repair on offer."""
+        self.editor.clear()
+        self.clear_marks()
+        self.repair_view.dismiss()
+
+    def clear_marks(self) -> None:
+        self.editor.mark_error_line(0)
+        self.editor.mark_emulated_lines(frozenset())
+
+    def append(self, text: str) -> None:
+        """Streamed program text, at the end whatever the cursor does."""
+        cursor = self.editor.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(text)

@@ -1,0 +1,66 @@
+"""The Question pane: the question, an optional pasted table, examples, the method and the buttons
+that start and stop a solve. It shows and collects; the window decides what a click does."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
+
+from app.reasoning.methods import PICKER
+from app.reasoning.tables import with_table
+from app.ui.layouts import column, row
+
+EXAMPLES = (
+    "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
+    "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?",
+    "A train travels 180 km in 2.5 hours. What is its average speed in km/h?",
+    "Solve for x: 3x + 7 = 25.",
+)
+
+
+class QuestionPane(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
+        self.table = QPlainTextEdit(placeholderText="Optional table: paste CSV or tab-separated rows")
+        self.table.setMaximumHeight(90)
+        for box in (self.question, self.table):  # Tab moves on: keyboard users are not trapped in a text box
+            box.setTabChangesFocus(True)
+        self.examples = QComboBox()
+        self.examples.addItem("Examples…")
+        self.examples.addItems(EXAMPLES)
+        self.method = QComboBox()
+        for key, title in PICKER:
+            self.method.addItem(title, key)
+        for combo in (self.examples, self.method):  # their longest item must not set the pane's width
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
+        self.auto_repair = QCheckBox("Auto-repair once on error")
+        self.settings_button = QPushButton("Model and settings… (Ctrl+,)")
+        self.solve_button = QPushButton("Solve (Ctrl+Enter)")
+        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.cancel_button.setEnabled(False)
+        column(
+            QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
+            row(self.solve_button, self.cancel_button), self.settings_button, into=self,
+        )  # fmt: skip
+        self.examples.activated.connect(self._on_examples_activated)
+
+    def full_question(self) -> str:
+        """The question as the model gets it: with the pasted table's rows first."""
+        return with_table(self.question.toPlainText(), self.table.toPlainText())
+
+    def method_name(self) -> str:
+        return str(self.method.currentData())
+
+    def pick_method(self, name: object) -> None:
+        """Select the method `name`; an unknown one (from an older version) selects the first."""
+        self.method.setCurrentIndex(max(self.method.findData(name), 0))
+
+    def set_busy(self, busy: bool) -> None:
+        self.solve_button.setEnabled(not busy)
+        self.cancel_button.setEnabled(busy)
+
+    def _on_examples_activated(self, index: int) -> None:
+        if index > 0:
+            self.question.setPlainText(self.examples.itemText(index))
+            self.examples.setCurrentIndex(0)
