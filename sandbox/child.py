@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
 from sandbox.program import execute, make_namespace
+from sandbox.protocol import ChildRequest, Emulate, decode_as, encode
 from sandbox.stepwise import Stepwise
 from sandbox.tracing import Tracer
 
@@ -46,16 +47,6 @@ class Plan:
     read_paths: tuple[str, ...]
     isolation: str
     tasks: int = privileges.THREADS  # RLIMIT_NPROC: the program's threads (+ the user's other tasks if not root)
-
-
-@dataclass(frozen=True)
-class Request:
-    code: str
-    time_s: float
-    memory_mb: int
-    capture: tuple[str, ...]
-    trace: bool
-    emulate: bool = False  # Chain of Code: run statement by statement, emulating what cannot run
 
 
 class _CaptureTimeout(BaseException):  # not Exception: repr guards must not swallow it
@@ -80,25 +71,25 @@ def child_main(plan: Plan, ends: tuple[int, int, int, int, int], parent_pid: int
     )
 
 
-def _read_request(fd: int) -> Request:
+def _read_request(fd: int) -> ChildRequest:
     data = bytearray()
     while chunk := os.read(fd, 1 << 20):
         data += chunk
         if len(data) > MAX_REQUEST_BYTES:
             raise ValueError("request too large")
-    message = json.loads(data)
-    return Request(
-        code=str(message["code"]),
-        time_s=float(message["time_s"]),
-        memory_mb=int(message["memory_mb"]),
-        capture=tuple(str(name) for name in message["capture"]),
-        trace=bool(message["trace"]),
-        emulate=bool(message["emulate"]),
-    )
+    return decode_as(bytes(data), ChildRequest)
 
 
 def run_child(
-    request: Request, plan: Plan, *, parent_pid: int, out_w: int, err_w: int, res_w: int, reply_r: int, devnull: int
+    request: ChildRequest,
+    plan: Plan,
+    *,
+    parent_pid: int,
+    out_w: int,
+    err_w: int,
+    res_w: int,
+    reply_r: int,
+    devnull: int,
 ) -> NoReturn:
     started = time.monotonic()
     try:
@@ -148,9 +139,9 @@ class _EmulationChannel:
     def __init__(self) -> None:
         self.paused_s = 0.0
 
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+    def ask(self, request: Emulate) -> dict[str, Any]:
         asked = time.monotonic()
-        _report(request)
+        _write_report(encode(request))
         data = b""
         while not data.endswith(b"\n"):
             chunk = os.read(REPLY_FD, 65536)
@@ -171,7 +162,7 @@ def _reply_object(data: bytes) -> dict[str, Any]:
     return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
 
 
-def _lock_down(request: Request, plan: Plan, parent_pid: int) -> None:
+def _lock_down(request: ChildRequest, plan: Plan, parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     privileges.apply_rlimits(request.time_s, request.memory_mb, plan.tasks)
     if plan.drop_to is not None:
@@ -241,7 +232,10 @@ def _report(result: dict[str, Any]) -> None:
         data = json.dumps(result, ensure_ascii=True, allow_nan=False).encode() + b"\n"
     except (TypeError, ValueError):
         data = b'{"status": "error", "error": "the result could not be encoded"}\n'
+    _write_report(data)
 
+
+def _write_report(data: bytes) -> None:
     view = memoryview(data)
     while view:
         written = os.write(RESULT_FD, view)

@@ -24,6 +24,19 @@ from typing import IO, Any
 
 from sandbox import platforms
 from sandbox.platforms import Layer
+from sandbox.protocol import (
+    Cancel,
+    Emulated,
+    EmulateRequest,
+    Message,
+    Ready,
+    Refused,
+    Result,
+    RunRequest,
+    encode,
+    expect,
+    from_object,
+)
 from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
 
 MAX_CODE_CHARS = 1_000_000
@@ -162,10 +175,10 @@ class Sandbox:
                         "No isolation is available on this machine, so the program was not run. "
                         "Pass allow_unisolated=True only if the user agreed to run it unprotected."
                     )
-                request = {
-                    "op": "run", "id": run_id, "code": code, "time_s": time_s, "memory_mb": memory_mb,
-                    "output_bytes": output_bytes, "capture": names, "trace": trace, "emulate": emulate is not None,
-                }  # fmt: skip
+                request = RunRequest(
+                    id=run_id, code=code, time_s=time_s, memory_mb=memory_mb, output_bytes=output_bytes,
+                    capture=tuple(names), trace=trace, emulate=emulate is not None,
+                )  # fmt: skip
                 with self._state:
                     if self._cancelled or (cancel_event is not None and cancel_event.is_set()):
                         return self._failure(Status.KILLED, "cancelled")
@@ -183,7 +196,7 @@ class Sandbox:
                 return
             self._cancelled = True
             if self._sent:
-                self._write({"op": "cancel", "id": self._inflight})
+                self._write(Cancel(self._inflight))
 
     def close(self) -> None:
         """Stop the worker; a later run starts a new one."""
@@ -210,17 +223,14 @@ class Sandbox:
         except SandboxError:
             self._stop_worker()
             raise
-        if not isinstance(ready, dict) or ready.get("op") != "ready":
-            self._stop_worker()
-            raise SandboxError("the sandbox worker sent an unexpected greeting")
         try:
-            self._isolation = Isolation(str(ready.get("isolation")))
-            self._layers = [Layer(str(x["name"]), bool(x["active"]), str(x["detail"])) for x in ready.get("layers", [])]
-            zygote = ready.get("zygote")
-            self._zygote_pid = zygote if isinstance(zygote, int) else None
-        except (ValueError, KeyError, TypeError) as exc:
+            greeting = expect(ready, Ready)
+            self._isolation = Isolation(greeting.isolation)
+        except (ProtocolError, ValueError) as exc:
             self._stop_worker()
-            raise SandboxError("the sandbox worker described itself in an unexpected way") from exc
+            raise SandboxError(f"the sandbox worker greeted in an unexpected way ({exc})") from exc
+        self._layers = [Layer(x.name, x.active, x.detail) for x in greeting.layers]
+        self._zygote_pid = greeting.zygote
 
     def _stop_worker(self) -> None:
         proc, self._proc = self._proc, None
@@ -241,12 +251,12 @@ class Sandbox:
                 self._stderr.close()
                 self._stderr = None
 
-    def _write(self, message: dict[str, Any]) -> None:
+    def _write(self, message: Message) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
             return
         try:
-            proc.stdin.write(json.dumps(message).encode() + b"\n")
+            proc.stdin.write(encode(message))
             proc.stdin.flush()
         except (BrokenPipeError, ValueError):
             pass  # the worker died; the reader notices and reports it
@@ -257,24 +267,26 @@ class Sandbox:
         deadline = time.monotonic() + budget_s
         try:
             while True:
-                message = self._read_message(deadline)
-                if isinstance(message, dict) and message.get("id") == run_id:
-                    if message.get("op") == "emulate":
-                        asked = time.monotonic()
-                        reply = _emulation_reply(emulate, message.get("request"))
-                        deadline += time.monotonic() - asked  # the model's time is not the program's
-                        with self._state:
-                            self._write({"op": "emulated", "id": run_id, "reply": reply})
-                        continue
-                    if message.get("op") == "result":
-                        result = RunResult.from_json(message.get("result"))
-                        kept = {name: value for name, value in result.values.items() if name in names}
-                        return result if kept == result.values else dataclasses.replace(result, values=kept)
-                    if message.get("fatal") is True:  # the worker is ending: the next run starts a new one
-                        with self._state:
-                            self._stop_worker()
-                        return self._failure(Status.KILLED, str(message.get("error"))[:500])
-                    return self._failure(Status.ERROR, f"the sandbox refused the request: {message.get('error')}")
+                message = from_object(self._read_message(deadline), EmulateRequest, Result, Refused)
+                if getattr(message, "id", None) != run_id:
+                    continue  # about an earlier run (one cancelled as it ended)
+                if isinstance(message, EmulateRequest):
+                    asked = time.monotonic()
+                    reply = _emulation_reply(emulate, message.request)
+                    deadline += time.monotonic() - asked  # the model's time is not the program's
+                    with self._state:
+                        self._write(Emulated(run_id, reply))
+                    continue
+                if isinstance(message, Result):
+                    result = RunResult.from_json(message.result)
+                    kept = {name: value for name, value in result.values.items() if name in names}
+                    return result if kept == result.values else dataclasses.replace(result, values=kept)
+                assert isinstance(message, Refused)
+                if message.fatal:  # the worker is ending: the next run starts a new one
+                    with self._state:
+                        self._stop_worker()
+                    return self._failure(Status.KILLED, message.error[:500])
+                return self._failure(Status.ERROR, f"the sandbox refused the request: {message.error[:500]}")
         except ProtocolError as exc:
             with self._state:
                 self._stop_worker()

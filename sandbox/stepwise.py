@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sandbox.program import PROGRAM_FILENAME, Outcome, describe_exception
+from sandbox.protocol import Emulate
 from sandbox.values import cap, safe_repr
 
 MAX_STEPS_RECORDED = 500
@@ -23,7 +24,7 @@ MAX_STATE_CHARS = 16_000
 VALUE_CHARS = 300
 STATEMENT_CHARS = 2000
 
-Ask = Callable[[dict[str, Any]], dict[str, Any]]  # an emulation request -> the host's reply
+Ask = Callable[[Emulate], dict[str, Any]]  # an emulation request -> the host's reply
 
 
 class EmulationFailed(Exception):
@@ -148,16 +149,14 @@ class Stepwise:
         text = ast.get_source_segment(self.code, node) or ast.unparse(node)
         if isinstance(node, ast.If | ast.For | ast.While):  # only the header: its body runs line by line
             text = text.splitlines()[0]
-        request = {
-            "op": "emulate",
-            "line": node.lineno,
-            "statement": text[:STATEMENT_CHARS],
-            "expression": ast.unparse(expression) if expression is not None else None,
-            # the failing code with the simple values it reads written in: is_fruit('lemon')
-            "concrete": cap(ast.unparse(_Concrete(self.namespace).visit(_copy(expression or node))), STATEMENT_CHARS),
-            "error": cap(f"{type(error).__name__}: {_message(error)}", 300),
-            "state": self.state(),
-        }
+        request = Emulate(
+            line=node.lineno,
+            statement=text[:STATEMENT_CHARS],
+            expression=ast.unparse(expression) if expression is not None else None,
+            concrete=cap(ast.unparse(_Concrete(self.namespace).visit(_copy(expression or node))), STATEMENT_CHARS),
+            error=cap(f"{type(error).__name__}: {_message(error)}", 300),
+            state=self.state(),
+        )
         reply = self.ask(request)
         if "error" in reply:
             raise EmulationFailed(str(reply["error"])[:500])

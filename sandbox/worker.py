@@ -21,11 +21,30 @@ import select
 import signal
 import sys
 import time
+from dataclasses import asdict
 from typing import Any
 
 from sandbox import landlock, platforms, privileges, program, seccomp
 from sandbox._libc import prctl
-from sandbox.child import Plan, Request, child_main
+from sandbox.child import Plan, child_main
+from sandbox.protocol import (
+    Cancel,
+    ChildRequest,
+    Emulate,
+    Emulated,
+    EmulateRequest,
+    Exited,
+    LayerInfo,
+    Message,
+    Ready,
+    Refused,
+    Result,
+    RunRequest,
+    encode,
+    expect,
+    from_object,
+    is_message,
+)
 from sandbox.result import (
     CapturedValue,
     Isolation,
@@ -36,7 +55,7 @@ from sandbox.result import (
     parse_values,
 )
 from sandbox.values import cap
-from sandbox.zygote import Exited, Zygote
+from sandbox.zygote import Zygote
 
 _PR_SET_DUMPABLE = 4
 _RESULT_CAP = 8 * 1024 * 1024
@@ -121,9 +140,8 @@ class _Channel:
         self._buffer = b""
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        data = json.dumps(message, ensure_ascii=True).encode() + b"\n"
-        view = memoryview(data)
+    def send(self, message: Message) -> None:
+        view = memoryview(encode(message))
         while view:
             view = view[os.write(1, view) :]
 
@@ -153,25 +171,12 @@ class _Channel:
         return None
 
 
-def _request(message: dict[str, Any]) -> Request:
-    capture = message.get("capture", ["ans"])
-    if not isinstance(capture, list) or not all(isinstance(name, str) for name in capture):
-        raise ProtocolError("capture")
-    code, time_s, memory_mb = message.get("code"), message.get("time_s"), message.get("memory_mb")
-    if not isinstance(code, str) or not isinstance(time_s, int | float) or not isinstance(memory_mb, int):
-        raise ProtocolError("run request")
-    trace, emulate = bool(message.get("trace")), bool(message.get("emulate"))
-    return Request(code, float(time_s), memory_mb, tuple(capture), trace, emulate)
-
-
 class _Run:
     """One child from spawn to exit, with its output collected under the caps."""
 
-    def __init__(
-        self, request: Request, output_bytes: int, plan: Plan, *, channel: _Channel, zygote: Zygote, run_id: object
-    ) -> None:
-        self.request, self.output_bytes, self.plan = request, output_bytes, plan
-        self.channel, self.zygote, self.run_id = channel, zygote, run_id
+    def __init__(self, request: RunRequest, plan: Plan, *, channel: _Channel, zygote: Zygote) -> None:
+        self.request, self.output_bytes, self.plan = request, request.output_bytes, plan
+        self.channel, self.zygote, self.run_id = channel, zygote, request.id
         self.stdout, self.stderr, self.report = bytearray(), bytearray(), bytearray()
         self.reason: Status | None = None  # why the worker killed the child, if it did
         self.killed_at: float | None = None
@@ -187,13 +192,10 @@ class _Run:
         started = time.monotonic()
         child = self.zygote.spawn()
         self.pid, self.reply_w = child.pid, child.reply_w
-        request = json.dumps(
-            {
-                "code": self.request.code, "time_s": self.request.time_s, "memory_mb": self.request.memory_mb,
-                "capture": list(self.request.capture), "trace": self.request.trace, "emulate": self.request.emulate,
-            },
-            ensure_ascii=True,
-        ).encode()  # fmt: skip
+        asked = self.request
+        request = encode(
+            ChildRequest(asked.code, asked.time_s, asked.memory_mb, asked.capture, asked.trace, asked.emulate)
+        )
         sinks = {child.stdout_r: self.stdout, child.stderr_r: self.stderr, child.report_r: self.report}
         try:
             exited = self._collect(sinks, started, child.request_w, memoryview(request))
@@ -292,28 +294,29 @@ class _Run:
         while b"\n" in self.lines:
             line, _, rest = bytes(self.lines).partition(b"\n")
             self.lines = bytearray(rest)
-            try:
-                message = loads_line(line)
-            except ProtocolError:
-                message = None
-            if isinstance(message, dict) and message.get("op") == "emulate" and self.paused_at is None:
+            emulate = _emulation_request(line) if self.paused_at is None else None
+            if emulate is not None:
                 self.paused_at = time.monotonic()
-                self.channel.send({"op": "emulate", "id": self.run_id, "request": message})
+                self.channel.send(EmulateRequest(self.run_id, asdict(emulate)))
             else:
                 self._store(self.report, line + b"\n", is_report=True)
         if len(self.lines) > _RESULT_CAP and self.reason is None:
             self._kill(Status.OUTPUT_LIMIT)
 
     def _on_host_message(self) -> None:
-        for message in self.channel.pending():
-            if not isinstance(message, dict) or self.reason is not None:
+        for raw in self.channel.pending():
+            try:
+                message = from_object(raw, Cancel, Emulated)
+            except ProtocolError:
                 continue
-            if message.get("op") == "cancel" and message.get("id") == self.run_id:
+            if self.reason is not None or getattr(message, "id", None) != self.run_id:
+                continue
+            if isinstance(message, Cancel):
                 self._kill(Status.KILLED)
-            elif message.get("op") == "emulated" and message.get("id") == self.run_id and self.paused_at is not None:
+            elif isinstance(message, Emulated) and self.paused_at is not None:
                 self.deadline += time.monotonic() - self.paused_at
                 self.paused_at = None
-                reply = json.dumps(message.get("reply"), ensure_ascii=True).encode() + b"\n"
+                reply = json.dumps(message.reply, ensure_ascii=True).encode() + b"\n"
                 with contextlib.suppress(OSError):  # the child may have died meanwhile
                     assert self.reply_w is not None
                     view = memoryview(reply)
@@ -403,36 +406,39 @@ def serve() -> None:
     # Forked now, before any request has been read: the zygote's memory never holds program data.
     zygote = Zygote(functools.partial(child_main, plan))
     channel = _Channel()
-    channel.send(
-        {
-            "op": "ready",
-            "isolation": plan.isolation,
-            "layers": [{"name": x.name, "active": x.active, "detail": x.detail} for x in layers],
-            "zygote": zygote.pid,
-        }
-    )
+    layer_info = tuple(LayerInfo(x.name, x.active, x.detail) for x in layers)
+    channel.send(Ready(plan.isolation, layer_info, zygote.pid))
     while (messages := channel.receive()) is not None:
         for message in messages:
-            if isinstance(message, dict) and message.get("op") == "run":
-                _serve_one(message, plan, channel, zygote)
+            _serve_one(message, plan, channel, zygote)
 
 
-def _serve_one(message: dict[str, Any], plan: Plan, channel: _Channel, zygote: Zygote) -> None:
-    """Run one request; other messages (a cancel that arrived after its run ended) are dropped."""
-    run_id = message.get("id")
+def _serve_one(raw: object, plan: Plan, channel: _Channel, zygote: Zygote) -> None:
+    """Run one request; other messages (a cancel that arrived after its run ended) are dropped,
+    a malformed request is refused."""
     try:
-        request = _request(message)
-        output_bytes = int(message.get("output_bytes", 65536))
-    except (ProtocolError, ValueError, TypeError) as exc:
-        channel.send({"op": "error", "id": run_id, "error": str(exc)})
+        request = from_object(raw, RunRequest, Cancel, Emulated)
+    except ProtocolError as exc:
+        run_id = raw.get("id") if isinstance(raw, dict) else None
+        channel.send(Refused(run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else None, str(exc)))
+        return
+    if not isinstance(request, RunRequest):
         return
     try:
-        result = _Run(request, output_bytes, plan, channel=channel, zygote=zygote, run_id=run_id).execute()
+        result = _Run(request, plan, channel=channel, zygote=zygote).execute()
     except (OSError, ValueError) as exc:  # the zygote failed: say so, then stop so the host starts afresh
-        message = {"op": "error", "id": run_id, "error": f"the sandbox could not run the program: {exc}", "fatal": True}
-        channel.send(message)
+        channel.send(Refused(request.id, f"the sandbox could not run the program: {exc}", fatal=True))
         sys.exit(1)
-    channel.send({"op": "result", "id": run_id, "result": result.to_json()})
+    channel.send(Result(request.id, result.to_json()))
+
+
+def _emulation_request(line: bytes) -> Emulate | None:
+    """A child's report line that asks for an emulation (Chain of Code), checked; None for any other line."""
+    try:
+        data = loads_line(line)
+        return expect(data, Emulate) if is_message(data) else None
+    except ProtocolError:
+        return None
 
 
 def main() -> None:

@@ -17,16 +17,17 @@ Messages on the socket are JSON lines; the pipe ends travel as SCM_RIGHTS with "
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import signal
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from sandbox._libc import prctl
+from sandbox.protocol import Exited, Kill, Message, Spawn, Spawned, encode, from_object
+from sandbox.result import ProtocolError, loads_line
 
 _PR_SET_PDEATHSIG = 1
 _MAX_MESSAGE = 4096
@@ -37,7 +38,7 @@ ChildMain = Callable[[tuple[int, int, int, int, int], int], NoReturn]
 
 
 @dataclass(frozen=True)
-class Spawned:
+class Child:
     """A fresh child as the worker sees it: its pid and the worker's ends of its pipes."""
 
     pid: int
@@ -46,13 +47,6 @@ class Spawned:
     stderr_r: int
     report_r: int
     reply_w: int
-
-
-@dataclass(frozen=True)
-class Exited:
-    pid: int
-    wait_status: int
-    cpu_s: float
 
 
 class Zygote:
@@ -74,23 +68,23 @@ class Zygote:
     def fileno(self) -> int:
         return self._sock.fileno()
 
-    def spawn(self) -> Spawned:
+    def spawn(self) -> Child:
         """Fork a fresh child (blocking: the zygote answers within milliseconds)."""
-        self._send({"op": "spawn"})
+        self._send(Spawn())
         message = self.receive(wait=True)
-        while not (isinstance(message, dict) and message.get("op") == "spawned"):
+        while not isinstance(message, Spawned):
             message = self.receive(wait=True)  # an exit report of an earlier child cannot come here
         fds, self._fds = self._fds[: len(PIPES)], self._fds[len(PIPES) :]
-        if len(fds) != len(PIPES) or not isinstance(message.get("pid"), int):
+        if len(fds) != len(PIPES):
             for fd in fds:
                 os.close(fd)
             raise OSError("the sandbox zygote sent a malformed reply")
-        return Spawned(message["pid"], *fds)
+        return Child(message.pid, *fds)
 
     def kill(self, pid: int) -> None:
-        self._send({"op": "kill", "pid": pid})
+        self._send(Kill(pid))
 
-    def receive(self, *, wait: bool = False) -> object:
+    def receive(self, *, wait: bool = False) -> Message | None:
         """The next message (None when none is complete and `wait` is false)."""
         while b"\n" not in self._buffer:
             if not wait and not select.select([self._sock], [], [], 0)[0]:
@@ -101,15 +95,16 @@ class Zygote:
             self._buffer += data
             self._fds += fds
         line, self._buffer = self._buffer.split(b"\n", 1)
-        return json.loads(line)
+        try:
+            return from_object(loads_line(line), Spawned, Exited)
+        except ProtocolError as exc:
+            raise OSError(f"the sandbox zygote sent a malformed message ({exc})") from exc
 
     def exited(self, message: object) -> Exited | None:
-        if not isinstance(message, dict) or message.get("op") != "exited":
-            return None
-        return Exited(int(message["pid"]), int(message["status"]), float(message["cpu_s"]))
+        return message if isinstance(message, Exited) else None
 
-    def _send(self, message: dict[str, Any]) -> None:
-        self._sock.sendall(json.dumps(message).encode() + b"\n")
+    def _send(self, message: Message) -> None:
+        self._sock.sendall(encode(message))
 
 
 def _serve(sock: socket.socket, worker_pid: int, child_main: ChildMain) -> NoReturn:
@@ -140,7 +135,7 @@ def _serve(sock: socket.socket, worker_pid: int, child_main: ChildMain) -> NoRet
                 buffer += data
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
-                    _handle(json.loads(line), sock, live, child_main, (wake_r, wake_w))
+                    _handle(from_object(loads_line(line), Spawn, Kill), sock, live, child_main, (wake_r, wake_w))
                 _reap(sock, live)
     except BaseException:
         pass
@@ -150,18 +145,17 @@ def _serve(sock: socket.socket, worker_pid: int, child_main: ChildMain) -> NoRet
 
 
 def _handle(
-    message: dict[str, Any],
+    message: Message,
     sock: socket.socket,
     live: set[int],
     child_main: ChildMain,
     own_fds: tuple[int, int],
 ) -> None:
-    if message.get("op") == "kill":
-        pid = message.get("pid")
-        if pid in live:  # never a reaped (and so possibly recycled) pid
-            _kill(int(pid))
+    if isinstance(message, Kill):
+        if message.pid in live:  # never a reaped (and so possibly recycled) pid
+            _kill(message.pid)
         return
-    if message.get("op") != "spawn":
+    if not isinstance(message, Spawn):
         return
     pipes = [os.pipe() for _ in PIPES]
     request, stdout, stderr, report, reply = pipes
@@ -179,7 +173,7 @@ def _handle(
     live.add(pid)
     for fd in child_ends:
         os.close(fd)
-    socket.send_fds(sock, [json.dumps({"op": "spawned", "pid": pid}).encode() + b"\n"], worker_ends)
+    socket.send_fds(sock, [encode(Spawned(pid))], worker_ends)
     for fd in worker_ends:
         os.close(fd)
 
@@ -198,7 +192,7 @@ def _reap(sock: socket.socket, live: set[int]) -> None:
         _, status, usage = os.wait4(pid, 0)
         live.discard(pid)
         cpu = usage.ru_utime + usage.ru_stime
-        sock.sendall(json.dumps({"op": "exited", "pid": pid, "status": status, "cpu_s": cpu}).encode() + b"\n")
+        sock.sendall(encode(Exited(pid, status, cpu)))
 
 
 def _kill(pid: int) -> None:
