@@ -68,26 +68,9 @@ EMULATE = {"op": "emulate", "line": 1, "statement": "", "expression": None, "con
         ({"op": "cancel", "id": True}, "id is not int"),  # JSON true is not the integer 1
         ({"op": "cancel", "id": "7"}, "id is not int"),
         ({"op": "kill", "pid": 1.5}, "pid is not int"),
-        (
-            {"op": "run", "id": 1, "code": "x", "time_s": "5", "memory_mb": 1, "output_bytes": 1, "capture": []},
-            "time_s",
-        ),
-        (
-            {"op": "run", "id": 1, "code": "x", "time_s": 5, "memory_mb": 1, "output_bytes": 1, "capture": [1]},
-            "capture",
-        ),
-        (
-            {
-                "op": "emulate",
-                "line": 1,
-                "statement": "",
-                "expression": None,
-                "concrete": "",
-                "error": "",
-                "state": {"x": 1},
-            },
-            "state",
-        ),  # fmt: skip
+        ({**RUN, "time_s": "5"}, "time_s"),
+        ({**RUN, "capture": [1]}, "capture"),
+        ({**EMULATE, "state": {"x": 1}}, "state"),
         ({"op": "ready", "isolation": "strong", "layers": [{"name": "x"}]}, "layers"),
     ],
 )
