@@ -3,7 +3,9 @@
 Qt may be imported only under `app.ui`; `sandbox` and `models` never import `app`; `sandbox`
 imports neither `app` nor `models`; inside `app`, nothing but `app.ui` and the entry points
 (`app.cli`, `app.__main__`, which open the window) imports `app.ui`, so the reasoning core, the
-store and the evaluator stay usable without a window.
+store and the evaluator stay usable without a window; the reasoning core imports neither the store
+nor the evaluator (they build on it); the main window is views only: it reaches the sandbox and the
+store through the controller, never by import.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY_POINTS = ("app.cli", "app.__main__")
+VIEWS_ONLY = ("app.ui.main_window",)
 QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6")
 
 
@@ -26,6 +29,10 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
     return names
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
 
 
 def violations(root: Path = ROOT) -> list[str]:
@@ -46,9 +53,19 @@ def violations(root: Path = ROOT) -> list[str]:
                 package == "app"
                 and not in_ui
                 and module not in ENTRY_POINTS
-                and any(n == "app.ui" or n.startswith("app.ui.") for n in imported)
+                and any(_under(n, "app.ui") for n in imported)
             ):
                 found.append(f"{module} imports app.ui")
+            if _under(module, "app.reasoning"):
+                found += [
+                    f"{module} imports {p}"
+                    for p in ("app.store", "app.evaluation")
+                    if any(_under(n, p) for n in imported)
+                ]
+            if module in VIEWS_ONLY:
+                found += [
+                    f"{module} imports {p}" for p in ("sandbox", "app.store") if any(_under(n, p) for n in imported)
+                ]
     return found
 
 
@@ -64,6 +81,10 @@ def test_layers_are_respected() -> None:
         ("sandbox/bad.py", "from models.types import LanguageModel\n", "sandbox.bad imports models"),
         ("sandbox/bad.py", "import app\n", "sandbox.bad imports app"),
         ("app/store/bad.py", "from app.ui.main_window import MainWindow\n", "app.store.bad imports app.ui"),
+        ("app/reasoning/bad.py", "from app.store.history import History\n", "app.reasoning.bad imports app.store"),
+        ("app/reasoning/bad.py", "import app.evaluation.grader\n", "app.reasoning.bad imports app.evaluation"),
+        ("app/ui/main_window.py", "from sandbox import Sandbox\n", "app.ui.main_window imports sandbox"),
+        ("app/ui/main_window.py", "from app.store import settings\n", "app.ui.main_window imports app.store"),
     ],
 )
 def test_each_rule_catches_its_violation(tmp_path: Path, path: str, source: str, expected: str) -> None:

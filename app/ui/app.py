@@ -13,9 +13,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.paths import AppPaths
+from app.settings import Settings
 from app.store import settings as settings_store
 from app.store.history import History
-from app.store.settings import Settings
 from app.ui import crash
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.main_window import MainWindow

@@ -29,9 +29,9 @@ from app.reasoning.methods import OPTIONS, Limits, Method, solve
 from app.reasoning.pal import propose_repair
 from app.reasoning.runs import solution_of_run, view_of_run
 from app.reasoning.solve_log import log_solution
+from app.settings import Settings
 from app.store import settings as settings_store
 from app.store.history import History
-from app.store.settings import Settings
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox, SandboxError, Status

@@ -23,7 +23,7 @@ from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
 from app.reasoning.methods import DEFAULT_METHOD
 from app.reasoning.runs import RunView, status_detail
-from app.store.settings import Settings
+from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.dialogs import confirmed, consent_to_unisolated, export_path
 from app.ui.history_panel import HistoryPanel

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.store.settings import Settings
+from app.settings import Settings
 from app.ui.background import Background, Report
 from models import catalog
 from models.discovery import discover

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from app.store.settings import Settings, load, save
+from app.settings import Settings
+from app.store.settings import load, save
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -29,3 +31,22 @@ def test_validation() -> None:
         Settings(temperature=5)
     assert Settings(n_ctx=8192).model_differs(Settings())
     assert not Settings(temperature=0.5).model_differs(Settings())
+
+
+def test_an_unversioned_file_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"time_s": 9.0, "n_ctx": 2048, "no_such_setting": 1}')  # version 0: flat, hand-written
+    assert load(path) == Settings(time_s=9.0, n_ctx=2048)
+
+
+def test_a_file_from_a_newer_version_is_read_as_far_as_known(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"version": 99, "settings": {"time_s": 3.0, "a_future_setting": true}}')
+    assert load(path) == Settings(time_s=3.0)
+
+
+def test_a_saved_file_carries_the_current_version(tmp_path: Path) -> None:
+    from app.store.settings import VERSION
+
+    save(Settings(), tmp_path / "s.json")
+    assert json.loads((tmp_path / "s.json").read_text())["version"] == VERSION

@@ -9,7 +9,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.paths import AppPaths
-from app.store.settings import Settings
+from app.settings import Settings
 from models.testing import ScriptedModel
 
 from .conftest import private_window

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.store.settings import Settings
+from app.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from models.testing import ScriptedModel
 from sandbox import Status
