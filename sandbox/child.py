@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
+from sandbox.data import frozen_tables
 from sandbox.program import execute, make_namespace
 from sandbox.protocol import ChildRequest, Emulate, decode_as, encode
 from sandbox.stepwise import Stepwise
@@ -33,7 +34,7 @@ _PR_SET_PDEATHSIG = 1
 RESULT_FD = 3  # the report (and, for Chain of Code, emulation requests) as JSON lines
 REPLY_FD = 4  # emulation replies from the worker, JSON lines
 MAX_REPLY_BYTES = 1_000_000
-MAX_REQUEST_BYTES = 16 * 1024 * 1024
+MAX_REQUEST_BYTES = 48 * 1024 * 1024  # a program (≤ 1M characters) and its data (sandbox.data)
 _CAPTURE_SECONDS = 1.0
 
 
@@ -106,6 +107,8 @@ def run_child(
     sys.stdout, sys.stderr = stdout, _CountingStream(2)
     random.seed()  # every fork would otherwise repeat the worker's random sequence
     namespace = make_namespace()
+    if request.data is not None:
+        namespace["tables"] = frozen_tables(request.data)
     tracer = Tracer(lambda: stdout.chars) if request.trace else None
     steps: list[dict[str, Any]] | None = None
     if request.emulate:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from sandbox import platforms
+from sandbox.data import MAX_DATA_BYTES, data_bytes, extra_memory_mb
 from sandbox.platforms import Layer
 from sandbox.protocol import (
     Cancel,
@@ -150,6 +151,7 @@ class Sandbox:
         allow_unisolated: bool | None = None,
         cancel_event: threading.Event | None = None,
         emulate: Emulator | None = None,
+        data: dict[str, Any] | None = None,
     ) -> RunResult:
         """Run `code` once in a fresh child and describe what happened.
 
@@ -161,8 +163,14 @@ class Sandbox:
         run is sent to `emulate` with the program's state, and its reply — `{"values": {...}}` or
         `{"value": ...}` (JSON only) or `{"error": "..."}` — goes back to the child. The time
         `emulate` takes does not count against `time_s`; the callback must bound it itself.
+        `data` (sandbox.data's form) reaches the program as the read-only `tables`, through the
+        request, never as a path; the memory limit grows by what the tables take in the child.
         """
         names = _check_arguments(code, time_s, memory_mb, output_bytes, capture)
+        size = data_bytes(data)
+        if size > MAX_DATA_BYTES:
+            raise ValueError(f"the data is {size:,} bytes as JSON; the sandbox takes at most {MAX_DATA_BYTES:,}")
+        memory_mb += extra_memory_mb(data)
         with self._run_lock:
             run_id = next(self._ids)
             with self._state:  # in flight from here on, so a cancel during start-up counts
@@ -177,7 +185,7 @@ class Sandbox:
                     )
                 request = RunRequest(
                     id=run_id, code=code, time_s=time_s, memory_mb=memory_mb, output_bytes=output_bytes,
-                    capture=tuple(names), trace=trace, emulate=emulate is not None,
+                    capture=tuple(names), trace=trace, emulate=emulate is not None, data=data,
                 )  # fmt: skip
                 with self._state:
                     if self._cancelled or (cancel_event is not None and cancel_event.is_set()):

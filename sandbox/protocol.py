@@ -40,6 +40,7 @@ class RunRequest(Message):
     capture: tuple[str, ...]
     trace: bool = False
     emulate: bool = False  # Chain of Code: run statement by statement, emulating what cannot run
+    data: dict[str, Any] | None = None  # the user's tables (sandbox.data), given to the program as `tables`
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class ChildRequest(Message):
     capture: tuple[str, ...]
     trace: bool
     emulate: bool = False
+    data: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,9 @@ class _Run:
         self.pid, self.reply_w = child.pid, child.reply_w
         asked = self.request
         request = encode(
-            ChildRequest(asked.code, asked.time_s, asked.memory_mb, asked.capture, asked.trace, asked.emulate)
+            ChildRequest(
+                asked.code, asked.time_s, asked.memory_mb, asked.capture, asked.trace, asked.emulate, asked.data
+            )
         )
         sinks = {child.stdout_r: self.stdout, child.stderr_r: self.stderr, child.report_r: self.report}
         try:

@@ -1,0 +1,67 @@
+"""The user's tables inside the sandbox: handed in with the request, read-only, dates as dates,
+the memory limit widened for them, oversize data refused before anything runs (real sandbox)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox import Sandbox, Status
+from sandbox.data import MAX_DATA_BYTES, frozen_tables
+
+DATA = {
+    "expenses": {
+        "columns": ["date", "category", "amount"],
+        "types": ["date", "text", "float"],
+        "rows": [["2024-01-03", "food", 12.5], ["2024-02-10", "rent", 700.0], ["2024-02-11", "food", 7.25]],
+    }
+}
+
+
+def test_a_program_reads_the_tables(sandbox: Sandbox) -> None:
+    code = (
+        "rows = tables['expenses']\n"
+        "ans = sum(r['amount'] for r in rows if r['category'] == 'food' and r['date'].month == 2)\n"
+    )
+    result = sandbox.run(code, data=DATA)
+    assert result.status is Status.OK, result.error
+    assert result.values["ans"].json == 7.25
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "tables['expenses'][0]['amount'] = 0",
+        "tables['new'] = ()",
+        "tables['expenses'].append({})",
+    ],
+)
+def test_the_tables_cannot_be_changed(sandbox: Sandbox, attack: str) -> None:
+    result = sandbox.run(attack, data=DATA)
+    assert result.status is Status.ERROR
+    assert "TypeError" in (result.error or "") or "AttributeError" in (result.error or "")
+
+
+def test_each_run_sees_the_data_it_was_given(sandbox: Sandbox) -> None:
+    assert sandbox.run("ans = len(tables['expenses'])", data=DATA).values["ans"].json == 3
+    assert "NameError" in (sandbox.run("ans = tables", data=None).error or "")
+
+
+def test_the_memory_limit_makes_room_for_the_data(sandbox: Sandbox) -> None:
+    rows = [[f"2024-01-{1 + n % 28:02d}", f"item {n}", n * 0.5] for n in range(60_000)]
+    data = {"big": {"columns": ["date", "name", "value"], "types": ["date", "text", "float"], "rows": rows}}
+    result = sandbox.run("ans = round(sum(r['value'] for r in tables['big']), 1)", data=data, memory_mb=128)
+    assert result.status is Status.OK, result.error
+    assert result.values["ans"].json == round(sum(n * 0.5 for n in range(60_000)), 1)
+
+
+def test_oversize_data_is_refused_before_running(sandbox: Sandbox) -> None:
+    data = {"t": {"columns": ["x"], "types": ["text"], "rows": [["x" * 1000]] * (MAX_DATA_BYTES // 1000 + 10)}}
+    with pytest.raises(ValueError, match="at most"):
+        sandbox.run("ans = 1", data=data)
+
+
+def test_malformed_tables_are_refused() -> None:
+    with pytest.raises(ValueError, match="wrong length"):
+        frozen_tables({"t": {"columns": ["a", "b"], "types": ["int", "int"], "rows": [[1]]}})
+    with pytest.raises(ValueError, match="columns, types and rows"):
+        frozen_tables({"t": {"columns": ["a"]}})
