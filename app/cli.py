@@ -1,6 +1,6 @@
 """`pal-studio` on the command line.
 
-    pal-studio ask [--method METHOD] [--repair] [--finish] [--model PATH] [--json] QUESTION
+    pal-studio ask [--method METHOD] [--repair] [--finish] [--data FILE] [--model PATH] [--json] QUESTION
     pal-studio eval DATASET.jsonl [--method M[,M...]] [--limit N] [--offset K] [--samples K]
                     [--out DIR] [--backend URL] [--json]
 
@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import TextIO
 
 from app import logs
+from app.data import DataError, DataSet, open_data
 from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
+from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES
-from app.reasoning.methods import DEFAULT_METHOD, METHODS_HELP, Limits, Method, MethodError, solve
+from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, METHODS_HELP, Limits, Method, MethodError, solve
 from app.reasoning.solve_log import log_solution
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
@@ -98,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    ask.add_argument(
+        "--data", type=Path, metavar="FILE",
+        help="a CSV/TSV, .xlsx or JSON-lines file the question is about: the model sees its columns and a few rows, "
+        "the program computes over all of it in the sandbox",
+    )  # fmt: skip
     _model_arguments(ask)
     evaluate = commands.add_parser(
         "eval",
@@ -151,15 +158,22 @@ def main(argv: list[str] | None = None) -> int:
         return run(
             paths, screenshot=args.screenshot, question=args.question, solve=args.solve, step_through=args.step_through
         )
+    return _ask(args, paths)
+
+
+def _ask(args: argparse.Namespace, paths: AppPaths) -> int:
     if not args.question.strip():
         print("pal-studio: the question is empty", file=sys.stderr)
         return 2
     try:
         method = _ask_method(args)
-    except MethodError as exc:
+        data = _ask_data(args.data, method)
+    except (MethodError, DataError) as exc:
         print(f"pal-studio: {exc}", file=sys.stderr)
         return 2
     progress = Progress(sys.stderr, enabled=not args.json)
+    if data is not None:
+        progress.phase(f"Data: {data.summary}")
     try:
         model = load_model(args, progress)
     except ModelError as exc:
@@ -169,10 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     cancel = CancelToken()
     try:
         with Sandbox() as sandbox:
-            limits = Limits(time_s=args.time)
             solution = solve(
-                args.question, method, model, sandbox, limits=limits, on_event=progress.on_event, cancel=cancel
-            )
+                args.question, method, model, sandbox, limits=Limits(time_s=args.time), on_event=progress.on_event,
+                cancel=cancel, data=data,
+            )  # fmt: skip
     except KeyboardInterrupt:
         cancel.cancel()
         progress.done()
@@ -193,6 +207,15 @@ def _version() -> str:
         return version("pal-studio")
     except PackageNotFoundError:
         return "unknown"
+
+
+def _ask_data(path: Path | None, method: Method) -> DataSet | None:
+    """The data file `--data` names, opened (None without one)."""
+    if path is None:
+        return None
+    if method.base not in DATA_METHODS:
+        raise MethodError(f"--data needs a program method ({', '.join(DATA_METHODS)}), not {method.base}")
+    return open_data(path)
 
 
 def _ask_method(args: argparse.Namespace) -> Method:
@@ -235,6 +258,9 @@ def _report(solution: Solution, as_json: bool) -> None:
         print(f"No answer: {solution.message}.")
         if solution.error:
             print(display_text(solution.error).rstrip())
+    table = table_of(solution.variables)
+    if table is not None:
+        print("\nTable:\n" + display_text(table.to_csv()).rstrip() + ("\n…" if table.truncated else ""))
     if solution.program:
         print("\nProgram:\n" + display_text(solution.program))
     print(f"\n({solution.method}, {calls}, {solution.duration_s:.1f} s)")

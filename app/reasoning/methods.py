@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
 
+from app.data import DataSet
 from app.reasoning.coc import solve_coc
 from app.reasoning.cot import solve_cot
 from app.reasoning.events import EventHandler
@@ -47,6 +48,7 @@ OPTIONS = {
     "iipc": (),
     "mix": (),
 }
+DATA_METHODS = ("pal", "pot")  # the ones that can read `tables` (votes over them too)
 DEFAULT_SAMPLES = 5
 # The most accurate measured with the embedded model where methods met on the same GSM8K items,
 # and every answer comes from a program that ran (docs/results.md); five calls, so PAL is faster.
@@ -136,13 +138,14 @@ class Context:
     sampling: Sampling
     on_event: EventHandler | None
     cancel: CancelToken
+    data: DataSet | None = None  # the user's tables: pal and pot (and their votes) compute over them
 
 
 def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
     return solve_pal(
         question, c.model, c.sandbox, repair="repair" in options, shots="shots" in options,
         grammar="grammar" in options, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
-        on_event=c.on_event, cancel=c.cancel,
+        on_event=c.on_event, cancel=c.cancel, data=c.data,
     )  # fmt: skip
 
 
@@ -150,7 +153,7 @@ def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
     return solve_pot(
         question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
         grammar="grammar" in options, nocomment="nocomment" in options, time_s=c.limits.time_s,
-        memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel,
+        memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
     )  # fmt: skip
 
 
@@ -188,11 +191,18 @@ def solve(
     temperature: float = 0.0,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
+    data: DataSet | None = None,
 ) -> Solution:
     """Answer `question` with `method`; the `Solution` carries its name, votes and fallback.
-    The caller logs it (`solve_log`) if it wants it logged."""
+    With `data`, the programs compute over the user's tables (pal and pot only). The caller logs
+    the solution (`solve_log`) if it wants it logged."""
     spec = Method.parse(method) if isinstance(method, str) else method
-    context = Context(model, sandbox, limits or Limits(), Sampling(temperature), on_event, cancel or CancelToken())
+    if data is not None and spec.base not in DATA_METHODS:
+        raise MethodError(
+            f"questions about a data file need a program method ({', '.join(DATA_METHODS)}), not {spec.base}"
+        )
+    sampling = Sampling(temperature)
+    context = Context(model, sandbox, limits or Limits(), sampling, on_event, cancel or CancelToken(), data)
 
     def once(spec: Method, sampling: Sampling, model: LanguageModel = model) -> Solution:
         return REGISTRY[spec.base](question, spec.options, replace(context, model=model, sampling=sampling))
@@ -204,7 +214,7 @@ def solve(
         solution = once(spec, context.sampling)
     else:  # each sample its own seed: a vote is repeatable
         solution = _vote(_in_rounds(spec, once, RoundModel(model, context.cancel)))
-    if "fallback" in spec.options and not solution.answered and solution.status not in _FINAL:
+    if "fallback" in spec.options and data is None and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(solution, _cot(question, frozenset(), context))
     return replace(solution, method=spec.name)
 

@@ -13,6 +13,8 @@ Empty output is a failure, the same as an exception.
 
 from __future__ import annotations
 
+from app.data import DataSet
+from app.data.describe import describe
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
@@ -49,6 +51,7 @@ def solve_pal(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
+    data: DataSet | None = None,
 ) -> Solution:
     """PAL; `shots` uses the prompt with more worked examples, `grammar` forces the reply to be
     one fenced Python block; `sampling` (else `temperature`) sets how the model samples."""
@@ -60,9 +63,13 @@ def solve_pal(
         time_s=time_s,
         memory_mb=memory_mb,
         sampling=sampling or Sampling(temperature),
+        data=data.wire if data is not None else None,
     )
     draft = Draft(question, "pal")
-    prompt = prompts.fill("pal-shots" if shots else "pal", question=question)
+    if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
+        prompt = prompts.fill("pal-data", schema=describe(data), question=question)
+    else:
+        prompt = prompts.fill("pal-shots" if shots else "pal", question=question)
     decoding = Decoding(grammar=ONE_PYTHON_BLOCK if grammar else None)
     return conclude(
         session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=repair)

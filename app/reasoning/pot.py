@@ -12,6 +12,8 @@ one that never sets `ans` gives no answer, with the program and the error.
 
 from __future__ import annotations
 
+from app.data import DataSet
+from app.data.describe import describe
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
 from app.reasoning.extract import answer_line
@@ -49,6 +51,7 @@ def solve_pot(
     sampling: Sampling | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
+    data: DataSet | None = None,
 ) -> Solution:
     """PoT; `shots` uses the prompt with more worked examples, `grammar` forces one fenced block
     that assigns `ans`, `nocomment` biases tokens starting with `#` by -2 (the PoT paper's
@@ -61,9 +64,13 @@ def solve_pot(
         time_s=time_s,
         memory_mb=memory_mb,
         sampling=sampling or Sampling(temperature),
+        data=data.wire if data is not None else None,
     )
     draft = Draft(question, "pot+finish" if finish else "pot")
-    prompt = prompts.fill("pot-shots" if shots else "pot", question=question)
+    if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
+        prompt = prompts.fill("pot-data", schema=describe(data), question=question)
+    else:
+        prompt = prompts.fill("pot-shots" if shots else "pot", question=question)
     decoding = Decoding(
         grammar=PYTHON_BLOCK_WITH_ANS if grammar else None, token_bias={"#": COMMENT_BIAS} if nocomment else {}
     )

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.reasoning import prompts
 from app.reasoning.events import (
@@ -99,8 +100,11 @@ class SolveSession:
         time_s: float = 5.0,
         memory_mb: int = 512,
         sampling: Sampling | None = None,
+        data: dict[str, Any] | None = None,
     ) -> None:
+        """`data`: the user's tables (sandbox.data's form), given to every program as `tables`."""
         self.model, self.sandbox = model, sandbox
+        self.data = data
         self.time_s, self.memory_mb = time_s, memory_mb
         self.sampling = sampling or Sampling()
         self.calls: list[ModelCall] = []
@@ -197,6 +201,7 @@ class SolveSession:
                 capture=tuple(dict.fromkeys([*capture, *assigned_names(program)])),
                 cancel_event=self.cancel.event,
                 emulate=emulate,
+                data=self.data,
             )
         except SandboxError as exc:
             raise Stop(SolveStatus.SANDBOX_UNAVAILABLE, str(exc)) from exc

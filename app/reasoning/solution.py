@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.reasoning.answer_table import table_of
 from sandbox import CapturedValue
 from sandbox.result import parse_values
 
@@ -194,6 +195,7 @@ class Solution:
             "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
             "alternative": self.alternative,
+            "table": _table_json(self.variables),
         }
 
     @classmethod
@@ -285,3 +287,11 @@ class Draft:
             fallback_used=self.fallback_used,
             alternative=self.alternative,
         )
+
+
+def _table_json(variables: dict[str, CapturedValue]) -> dict[str, Any] | None:
+    """The answer as a table (rows a program over data returned), for `ask --json`."""
+    table = table_of(variables)
+    if table is None:
+        return None
+    return {"columns": list(table.columns), "rows": [list(row) for row in table.rows], "truncated": table.truncated}

@@ -75,3 +75,23 @@ def test_screenshot_of_the_window(tmp_path: Path) -> None:
     done = pal_studio("--screenshot", str(shot))
     assert done.returncode == 0, done.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ask_about_a_data_file_with_the_embedded_model(tmp_path: Path) -> None:
+    """The model sees the columns and three rows; its program sums all 60 rows in the sandbox."""
+    rows = [(("food", "rent", "travel")[n % 3], n % 17 + 1) for n in range(60)]
+    path = tmp_path / "spending.csv"
+    path.write_text("category,amount\n" + "".join(f"{c},{a}\n" for c, a in rows))
+    done = pal_studio("ask", "--json", "--method", "pal", "--data", str(path), "What is the total amount for food?")
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = contract(done.stdout)
+    assert data["answer"] == str(sum(a for c, a in rows if c == "food")), data["program"]
+    assert "tables" in data["program"]
+
+
+def test_a_bad_data_file_is_refused_before_the_model_loads(tmp_path: Path) -> None:
+    (tmp_path / "x.csv").write_bytes(b"\x00\x01binary")
+    done = pal_studio("ask", "--data", str(tmp_path / "x.csv"), "What is the total?")
+    assert done.returncode == 2 and "looks like a binary file" in done.stderr
+    done = pal_studio("ask", "--method", "cot", "--data", str(tmp_path / "x.csv"), "What is the total?")
+    assert done.returncode == 2 and "needs a program method" in done.stderr

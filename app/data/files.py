@@ -1,0 +1,390 @@
+"""Open a data file the user chose — CSV/TSV, Excel .xlsx or JSON lines — as typed tables.
+
+Nothing in a file is executed or rendered: cells are read as text or as the values the format
+stores (an .xlsx formula as its cached value), every read is capped (bytes, rows, columns, cells,
+characters per cell), and what was changed on the way in (renamed columns, error cells, lines in
+another encoding) is said in `Table.notes`. Problems the user must fix raise `DataError` with a
+message that says what and where.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import math
+import re
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+MAX_UNPACKED_BYTES = 400 * 1024 * 1024  # an .xlsx is a zip: its parts together, unpacked
+MAX_ROWS = 200_000
+MAX_COLUMNS = 200
+MAX_CELLS = 2_000_000
+MAX_CELL_CHARS = 2_000
+MAX_SHEETS = 20
+MAX_NAME_CHARS = 60
+
+Cell = int | float | bool | str | None
+
+
+class DataError(ValueError):
+    """The file cannot be used as data; the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[str, ...]
+    types: tuple[str, ...]  # per column: "int", "float", "bool", "date", "datetime", "text" or "empty"
+    rows: tuple[tuple[Cell, ...], ...]  # dates as ISO text
+    notes: tuple[str, ...] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"columns": list(self.columns), "types": list(self.types), "rows": [list(row) for row in self.rows]}
+
+
+@dataclass(frozen=True)
+class DataSet:
+    source: str  # the file's name, for the user
+    tables: tuple[Table, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def wire(self) -> dict[str, Any]:
+        """What the sandbox gets (sandbox.data's form); built once, shared by every run."""
+        return {table.name: table.to_wire() for table in self.tables}
+
+    @property
+    def summary(self) -> str:
+        """One line for the window: the file and the size of each table."""
+        parts = [f"{t.name}: {len(t.rows):,} rows × {len(t.columns)} columns" for t in self.tables]
+        return f"{self.source} — " + "; ".join(parts)
+
+
+def open_data(path: Path) -> DataSet:
+    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DataError(f"{path.name} cannot be read: {exc.strerror or exc}") from exc
+    if size == 0:
+        raise DataError(f"{path.name} is empty")
+    if size > MAX_FILE_BYTES:
+        raise DataError(
+            f"{path.name} is {size / 2**20:.0f} MB; PAL Studio reads files up to {MAX_FILE_BYTES // 2**20} MB"
+        )
+    suffix = path.suffix.lower()
+    if suffix == ".xlsx":
+        return DataSet(path.name, _xlsx_tables(path))
+    if suffix == ".xls":
+        raise DataError(f"{path.name} is an old Excel file (.xls); save it as .xlsx or CSV first")
+    data = path.read_bytes()
+    if suffix in (".jsonl", ".ndjson"):
+        return DataSet(path.name, (_jsonl_table(_name(path.stem), data),))
+    return DataSet(path.name, (_csv_table(_name(path.stem), data, tab=suffix == ".tsv"),))
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+
+def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
+    if b"\x00" in data[:65536]:
+        raise DataError(f"{name} looks like a binary file, not text")
+    text, notes = _decode(data)
+    sample = text[:65536]
+    if tab:
+        delimiter = "\t"
+    else:
+        try:
+            delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+        except csv.Error:
+            delimiter = ","  # one column, or nothing to tell by
+    try:
+        rows = list(_capped_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), name))
+    except csv.Error as exc:
+        raise DataError(f"{name} is not readable as CSV: {exc}") from exc
+    return _table(name, rows, notes)
+
+
+def _decode(data: bytes) -> tuple[str, list[str]]:
+    """UTF-8 (with or without a byte-order mark); lines that are not UTF-8 are read as
+    Windows-1252, the usual other encoding of spreadsheet exports, and counted in a note."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError:
+        pass
+    lines, other = [], 0
+    for line in data.removeprefix(b"\xef\xbb\xbf").splitlines(keepends=True):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines.append(line.decode("cp1252", errors="replace"))
+            other += 1
+    return "".join(lines), [f"{other:,} lines were not UTF-8 and were read as Windows-1252"]
+
+
+# -- JSON lines -----------------------------------------------------------------------------
+
+
+def _jsonl_table(name: str, data: bytes) -> Table:
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise DataError(f"{name}, line {number}, is not JSON ({type(exc).__name__})") from exc
+        if not isinstance(record, dict):
+            raise DataError(f"{name}, line {number}, is not a JSON object")
+        records.append(record)
+        if len(records) > MAX_ROWS:
+            raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+    columns: dict[str, None] = {}
+    for record in records:
+        columns.update(dict.fromkeys(str(key) for key in record))
+        if len(columns) > MAX_COLUMNS:
+            raise DataError(_too_many_columns(name, len(columns)))
+    header = list(columns)
+    rows: list[list[Any]] = [header]
+    for record in records:
+        by_text = {str(key): value for key, value in record.items()}
+        rows.append([_json_cell(by_text.get(column)) for column in header])
+    return _table(name, rows, [])
+
+
+def _json_cell(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)  # nested values stay text
+    return value
+
+
+# -- Excel ----------------------------------------------------------------------------------
+
+
+def _xlsx_tables(path: Path) -> tuple[Table, ...]:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DataError(f"{path.name} is not a readable .xlsx file") from exc
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DataError(
+            f"{path.name} unpacks to {unpacked / 2**20:.0f} MB; PAL Studio reads up to {MAX_UNPACKED_BYTES // 2**20} MB"
+        )
+    import openpyxl  # here: a second of imports that only .xlsx needs
+
+    try:
+        # read_only streams the rows; data_only gives each formula's cached value, never the formula.
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds for a damaged file
+        raise DataError(f"{path.name} is not a readable .xlsx file ({type(exc).__name__})") from exc
+    try:
+        sheets = book.worksheets
+        if len(sheets) > MAX_SHEETS:
+            raise DataError(f"{path.name} has {len(sheets)} sheets; PAL Studio reads at most {MAX_SHEETS}")
+        tables = []
+        names: set[str] = set()
+        for sheet in sheets:
+            name = _unique(_name(sheet.title), names)
+            notes: list[str] = []
+            rows = list(_capped_rows((_xlsx_row(row, notes) for row in sheet.iter_rows(values_only=True)), name))
+            if not any(not _blank(cell) for row in rows for cell in row):
+                continue  # an empty sheet is not a table
+            errors = sum(1 for note in notes if note == "error")
+            notes = [note for note in notes if note != "error"]
+            if errors:
+                notes.append(f"{errors:,} error cells (#DIV/0!, #N/A, …) were read as empty")
+            tables.append(_table(name, rows, notes))
+    finally:
+        book.close()
+    if not tables:
+        raise DataError(f"{path.name} has no data in any sheet")
+    return tuple(tables)
+
+
+_EXCEL_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
+
+
+def _xlsx_row(row: Sequence[Any], notes: list[str]) -> list[Any]:
+    cells = [_xlsx_cell(value) for value in row]
+    notes.extend("error" for cell in cells if cell is _ERROR)
+    return [None if cell is _ERROR else cell for cell in cells]
+
+
+_ERROR = object()  # an error cell (#DIV/0!): read as empty, and counted
+
+
+def _xlsx_cell(value: Any) -> Any:
+    if isinstance(value, str) and value in _EXCEL_ERRORS:
+        return _ERROR
+    if isinstance(value, datetime.datetime):
+        return value.date().isoformat() if value.time() == datetime.time() else value.isoformat()
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if value is not None and not isinstance(value, int | float | str | bool):
+        return str(value)
+    return value
+
+
+# -- shared ---------------------------------------------------------------------------------
+
+
+def _capped_rows(rows: Iterable[Sequence[Any]], name: str) -> Iterator[Sequence[Any]]:
+    cells = 0
+    for number, row in enumerate(rows, start=1):
+        if number > MAX_ROWS + 1:
+            raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+        if len(row) > MAX_COLUMNS and not all(_blank(cell) for cell in row[MAX_COLUMNS:]):
+            raise DataError(_too_many_columns(name, len(row)))
+        cells += len(row)
+        if cells > MAX_CELLS + MAX_COLUMNS:
+            raise DataError(f"{name} has more than {MAX_CELLS:,} cells")
+        yield row
+
+
+def _too_many_columns(name: str, count: int) -> str:
+    return f"{name} has {count:,} columns; PAL Studio reads at most {MAX_COLUMNS}"
+
+
+def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str]) -> Table:
+    rows = [list(row[:MAX_COLUMNS]) for row in rows if not all(_blank(cell) for cell in row)]  # blank lines
+    if not rows:
+        raise DataError(f"{name} holds no data")
+    if len(rows) == 1:
+        raise DataError(f"{name} holds a header line but no rows of data")
+    width = max(len(row) for row in rows)
+    while width and all(len(row) < width or _blank(row[width - 1]) for row in rows):
+        width -= 1  # trailing empty columns (a spreadsheet's formatting, not data)
+    header, body = rows[0], [[*row, *[None] * (width - len(row))] for row in rows[1:]]
+    columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
+    notes = notes + ([renamed] if renamed else [])
+    cut = 0
+    cleaned: list[list[Cell]] = []
+    for row in body:
+        out: list[Cell] = []
+        for cell in row[:width]:
+            value = _plain(cell)
+            if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+                value, cut = value[:MAX_CELL_CHARS], cut + 1
+            out.append(value)
+        cleaned.append(out)
+    if cut:
+        notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
+    types = tuple(_column_type([row[i] for row in cleaned]) for i in range(width))
+    typed = tuple(tuple(_typed(row[i], types[i]) for i in range(width)) for row in cleaned)
+    return Table(name, columns, types, typed, tuple(notes))
+
+
+def _blank(cell: Any) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
+
+
+def _plain(cell: Any) -> Cell:
+    if cell is None or isinstance(cell, bool | int | float):
+        if isinstance(cell, float) and math.isnan(cell):  # no value
+            return None
+        return cell
+    text = _CONTROL.sub("", str(cell)).strip()
+    return text or None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _column_names(header: Sequence[Any]) -> tuple[tuple[str, ...], str | None]:
+    """Names as the program will use them: text, unique, never empty; a note if any changed."""
+    seen: set[str] = set()
+    names, changed = [], []
+    for position, raw in enumerate(header, start=1):
+        text = _CONTROL.sub("", str(raw)).strip()[:MAX_NAME_CHARS] if raw not in (None, "") else ""
+        name = _unique(text or f"column_{position}", seen)
+        if name != (str(raw).strip() if raw is not None else ""):
+            changed.append(f"{raw!s:.20} → {name}" if text else f"(empty) → {name}")
+        names.append(name)
+    note = f"column names changed: {', '.join(changed[:8])}" + (" …" if len(changed) > 8 else "") if changed else None
+    return tuple(names), note
+
+
+def _unique(name: str, seen: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in seen:
+        candidate, number = f"{name}_{number}", number + 1
+    seen.add(candidate)
+    return candidate
+
+
+def _name(stem: str) -> str:
+    """A table name a program can write: letters, digits and underscores."""
+    name = re.sub(r"\W+", "_", stem.strip().lower()).strip("_")[:MAX_NAME_CHARS]
+    return name if name and not name[0].isdigit() else f"table_{name}"
+
+
+_INT = re.compile(r"^[-+]?\d{1,18}$")
+_NUMBER = re.compile(r"^[-+]?(?:[$€£¥]\s?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$")
+_BOOLS = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def _column_type(values: list[Cell]) -> str:
+    present = [v for v in values if v is not None]
+    if not present:
+        return "empty"
+    if all(isinstance(v, bool) or (isinstance(v, str) and v.lower() in _BOOLS) for v in present):
+        return "bool"
+    if all(_is_int(v) for v in present):
+        return "int"
+    if all(_is_number(v) for v in present):
+        return "float"
+    for kind, pattern, check in (("date", _DATE, datetime.date), ("datetime", _DATETIME, datetime.datetime)):
+        if all(isinstance(v, str) and pattern.match(v) and _iso(check, v) for v in present):
+            return kind
+    return "text"
+
+
+def _iso(kind: type[datetime.date], text: str) -> bool:
+    try:
+        kind.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_int(value: Cell) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return value.is_integer() and abs(value) < 2**53
+    return isinstance(value, str) and bool(_INT.match(value))
+
+
+def _is_number(value: Cell) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int | float) or (isinstance(value, str) and bool(_NUMBER.match(value)))
+
+
+def _typed(value: Cell, kind: str) -> Cell:
+    if value is None:
+        return None
+    if kind == "bool":
+        return value if isinstance(value, bool) else _BOOLS[str(value).lower()]
+    if kind == "int":
+        return int(value)
+    if kind == "float":
+        if isinstance(value, int | float):
+            return float(value)
+        return float(re.sub(r"[$€£¥,\s]", "", str(value)))
+    return value if isinstance(value, str) else str(value)

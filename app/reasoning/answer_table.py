@@ -1,0 +1,99 @@
+"""An answer that is a table: rows the program returned (`ans`, or `result` under PAL) shown as
+a table, exportable as CSV, and — when the question asks for a chart — the numbers to draw.
+
+Read only from the captured JSON value of the variable (capped by the sandbox); nothing from the
+child is evaluated, and cells are plain text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox import CapturedValue
+
+MAX_ROWS = 1_000
+MAX_COLUMNS = 50
+MAX_CELL_CHARS = 200
+_CHART_WORDS = re.compile(r"\b(chart|plot|graph|bar|histogram|visuali[sz]e)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AnswerTable:
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]  # JSON scalars (numbers stay numbers, for a chart)
+    truncated: bool = False
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows(["" if cell is None else cell for cell in row] for row in self.rows)
+        return out.getvalue()
+
+    def series(self) -> tuple[list[str], list[float], str] | None:
+        """Labels, values and the value column's name for a bar chart: the first column as
+        labels and the first numeric column after it; None when there is no such pair."""
+        if len(self.columns) < 2 or not self.rows:
+            return None
+        for index in range(1, len(self.columns)):
+            values = [row[index] for row in self.rows]
+            if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+                return [_text(row[0]) for row in self.rows], [float(v) for v in values], self.columns[index]
+        return None
+
+
+def table_of(variables: dict[str, CapturedValue]) -> AnswerTable | None:
+    """The answer as a table, from `ans` or else `result`, when one of them holds rows."""
+    for name in ("ans", "result"):
+        value = variables.get(name)
+        table = _table(value.json) if value is not None else None
+        if table is not None:
+            return table
+    return None
+
+
+def wants_chart(question: str) -> bool:
+    return bool(_CHART_WORDS.search(question))
+
+
+def _table(data: Any) -> AnswerTable | None:
+    if isinstance(data, dict) and data and all(_scalar(v) for v in data.values()):
+        pairs: list[tuple[Any, ...]] = [(_cell(k), _cell(v)) for k, v in list(data.items())[: MAX_ROWS + 1]]
+        return _finish(("key", "value"), pairs)
+    if not isinstance(data, list) or not data:
+        return None
+    if all(isinstance(row, dict) for row in data):
+        columns: dict[str, None] = {}
+        for row in data[:MAX_ROWS]:
+            columns.update(dict.fromkeys(str(key)[:MAX_CELL_CHARS] for key in row))
+        names = tuple(list(columns)[:MAX_COLUMNS])
+        records = [tuple(_cell(row.get(name)) for name in names) for row in data[: MAX_ROWS + 1]]
+        return _finish(names, records) if names else None  # nested cells are shown as their text
+    if all(isinstance(row, list) and row and all(_scalar(c) for c in row) for row in data):
+        width = min(max(len(row) for row in data), MAX_COLUMNS)
+        names = tuple(f"column {n}" for n in range(1, width + 1))
+        rows = [tuple(_cell(row[i]) if i < len(row) else None for i in range(width)) for row in data[: MAX_ROWS + 1]]
+        return _finish(names, rows)
+    return None
+
+
+def _finish(columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> AnswerTable:
+    return AnswerTable(columns, tuple(rows[:MAX_ROWS]), truncated=len(rows) > MAX_ROWS)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str):
+        return value[:MAX_CELL_CHARS]
+    return value if _scalar(value) else str(value)[:MAX_CELL_CHARS]
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)

@@ -1,0 +1,166 @@
+"""Opening the user's data files: types inferred, every sheet read, and every kind of bad file
+refused with a message that says what is wrong (or handled as documented), nothing executed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from app.data import DataError, open_data
+from app.data import files as data_files
+from app.data.describe import describe
+
+
+def _write(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def test_a_csv_gets_typed_columns(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "Expenses 2024.csv",
+        "date;category;amount;paid;note\n2024-01-03;food;$1,012.50;yes;\n2024-02-10;rent;700;no;late\n",
+    )
+    data = open_data(path)
+    (table,) = data.tables
+    assert table.name == "expenses_2024"  # a name a program can write
+    assert table.columns == ("date", "category", "amount", "paid", "note")
+    assert table.types == ("date", "text", "float", "bool", "text")
+    assert table.rows[0] == ("2024-01-03", "food", 1012.5, True, None)
+    assert data.summary == "Expenses 2024.csv — expenses_2024: 2 rows × 5 columns"
+
+
+def test_a_tsv_and_json_lines(tmp_path: Path) -> None:
+    tsv = open_data(_write(tmp_path / "t.tsv", "a\tb\n1\t2.5\n3\t\n"))
+    assert tsv.tables[0].types == ("int", "float") and tsv.tables[0].rows[1] == (3, None)
+    lines = [{"id": 1, "tags": ["x"], "when": "2024-05-01T10:30:00"}, {"id": 2, "extra": True}]
+    jsonl = open_data(_write(tmp_path / "v.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n"))
+    table = jsonl.tables[0]
+    assert table.columns == ("id", "tags", "when", "extra")
+    assert table.rows[0] == (1, '["x"]', "2024-05-01T10:30:00", None)
+    assert table.types[2] == "datetime"
+
+
+def test_every_sheet_of_a_workbook_with_cached_formulas_errors_and_merged_cells(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sales = book.active
+    assert sales is not None
+    sales.title = "Sales Q1"
+    sales.append(["region", "units", "revenue"])
+    sales.append(["north", 3, 30.0])
+    sales.append(["south", 5, "#DIV/0!"])
+    sales.append(["merged", None, None])
+    sales.merge_cells("A4:C4")  # merged: the first cell holds the value, the rest are empty
+    staff = book.create_sheet("Staff")
+    staff.append(["name", "hired"])
+    staff.append(["Ann", __import__("datetime").datetime(2021, 4, 1)])
+    book.create_sheet("Empty")
+    path = tmp_path / "book.xlsx"
+    book.save(path)
+    data = open_data(path)
+    assert [t.name for t in data.tables] == ["sales_q1", "staff"]  # the empty sheet is no table
+    sales_table, staff_table = data.tables
+    assert sales_table.rows == (("north", 3, 30.0), ("south", 5, None), ("merged", None, None))
+    assert any("error cells" in note for note in sales_table.notes)
+    assert staff_table.types == ("text", "date") and staff_table.rows[0] == ("Ann", "2021-04-01")
+
+
+def test_a_formula_is_read_as_its_cached_value_never_evaluated(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["a", "b"])
+    sheet.append([2, '=__import__("os").system("touch pwned")'])
+    path = tmp_path / "f.xlsx"
+    book.save(path)  # openpyxl stores no cached value: the cell reads as empty
+    table = open_data(path).tables[0]
+    assert table.rows == ((2, None),) and not (tmp_path / "pwned").exists()
+
+
+def test_names_are_made_unique_and_never_empty(tmp_path: Path) -> None:
+    table = open_data(_write(tmp_path / "d.csv", "x,,x,\n1,2,3,4\n")).tables[0]
+    assert table.columns == ("x", "column_2", "x_2", "column_4")
+    assert any("column names changed" in note for note in table.notes)
+
+
+def test_mixed_encodings_are_read_line_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "m.csv"
+    path.write_bytes("city,n\nZürich,1\n".encode() + "Malmö,2\n".encode("cp1252"))
+    table = open_data(path).tables[0]
+    assert [row[0] for row in table.rows] == ["Zürich", "Malmö"]
+    assert any("Windows-1252" in note for note in table.notes)
+
+
+def test_cell_text_stays_text(tmp_path: Path) -> None:
+    table = open_data(_write(tmp_path / "h.csv", 'n,html\n1,"<b>bold</b>"\n2,"=1+1"\n')).tables[0]
+    assert [row[1] for row in table.rows] == ["<b>bold</b>", "=1+1"]
+    shown = describe(open_data(_write(tmp_path / "h2.csv", 'n,html\n1,"<b>x</b>"\n')))
+    assert '"html": "<b>x</b>"' in shown  # as JSON text, for the model; the window shows plain text
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.csv", b"", "is empty"),
+        ("blank.csv", b"\n\n \n", "holds no"),
+        ("binary.csv", b"\x00\x01\x02PK\x03\x04" * 100, "binary"),
+        ("bad.jsonl", b'{"a": 1}\n{"a": \n', "line 2, is not JSON"),
+        ("list.jsonl", b"[1, 2]\n", "not a JSON object"),
+        ("nested.jsonl", b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n", "not JSON"),
+        ("fake.xlsx", b"this is no zip", "not a readable .xlsx"),
+        ("old.xls", b"\xd0\xcf\x11\xe0", "old Excel file"),
+    ],
+)
+def test_bad_files_get_clear_messages(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(DataError, match=message):
+        open_data(tmp_path / name)
+
+
+def test_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="cannot be read"):
+        open_data(tmp_path / "nowhere.csv")
+
+
+def test_ten_thousand_columns_are_refused(tmp_path: Path) -> None:
+    header = ",".join(f"c{n}" for n in range(10_000))
+    with pytest.raises(DataError, match="10,000 columns; PAL Studio reads at most 200"):
+        open_data(_write(tmp_path / "wide.csv", header + "\n" + ",".join("1" * 10_000) + "\n"))
+
+
+def test_size_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path / "rows.csv", "n\n" + "\n".join(str(n) for n in range(50)) + "\n")
+    monkeypatch.setattr(data_files, "MAX_ROWS", 10)
+    with pytest.raises(DataError, match="more than 10 rows"):
+        open_data(path)
+    monkeypatch.setattr(data_files, "MAX_FILE_BYTES", 20)
+    with pytest.raises(DataError, match="reads files up to"):
+        open_data(path)
+
+
+def test_an_xlsx_that_unpacks_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["x"])
+    book.save(tmp_path / "b.xlsx")
+    monkeypatch.setattr(data_files, "MAX_UNPACKED_BYTES", 100)
+    with pytest.raises(DataError, match="unpacks to"):
+        open_data(tmp_path / "b.xlsx")
+
+
+def test_long_cells_are_cut_with_a_note(tmp_path: Path) -> None:
+    table = open_data(_write(tmp_path / "l.csv", "t\n" + "y" * 5000 + "\n")).tables[0]
+    assert len(str(table.rows[0][0])) == data_files.MAX_CELL_CHARS
+    assert any("were cut" in note for note in table.notes)
+
+
+def test_the_model_sees_the_shape_and_a_few_rows_only(tmp_path: Path) -> None:
+    rows = "\n".join(f"2024-01-{1 + n % 28:02d},item {n},{n}" for n in range(500))
+    data = open_data(_write(tmp_path / "s.csv", "day,name,value\n" + rows + "\n"))
+    text = describe(data, sample_rows=2)
+    assert 'tables["s"]: 500 rows' in text and "day (datetime.date)" in text and "value (integer)" in text
+    assert "item 1" in text and "item 2" not in text  # two sample rows, not the data

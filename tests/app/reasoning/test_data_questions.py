@@ -1,0 +1,82 @@
+"""Questions over a data file: the model gets the shape and a few rows, the program gets every row
+as `tables` in the real sandbox, votes work over data, and an answer that is rows becomes a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.data import open_data
+from app.reasoning import solve_pal, solve_pot
+from app.reasoning.answer_table import table_of, wants_chart
+from app.reasoning.methods import MethodError, solve
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+
+@pytest.fixture
+def expenses(tmp_path: Path) -> Path:
+    lines = ["date,category,amount"]
+    for n in range(300):
+        lines.append(f"2024-{1 + n % 12:02d}-{1 + n % 28:02d},{('food', 'rent', 'travel')[n % 3]},{n % 40 + 0.5}")
+    path = tmp_path / "expenses.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+FOOD_TOTAL = round(sum(n % 40 + 0.5 for n in range(300) if n % 3 == 0), 2)
+PROGRAM = (
+    "```python\nrows = tables['expenses']\n"
+    "print(round(sum(r['amount'] for r in rows if r['category'] == 'food'), 2))\n```"
+)
+
+
+def test_the_program_computes_over_every_row(sandbox: Sandbox, expenses: Path) -> None:
+    model = ScriptedModel([PROGRAM])
+    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{FOOD_TOTAL:g}"
+    prompt = model.calls[0]
+    assert 'tables["expenses"]: 300 rows' in prompt and "amount (number)" in prompt
+    assert prompt.count('"category"') == 3  # three sample rows (and none of the other 297)
+
+
+def test_a_vote_over_data(sandbox: Sandbox, expenses: Path) -> None:
+    model = ScriptedModel([PROGRAM, PROGRAM, "```python\nprint(1)\n```"])
+    solution = solve("How much was spent on food?", "sc3-pal", model, sandbox, data=open_data(expenses))
+    # two agreeing samples of three settle it: the third is never asked for
+    assert solution.answer == f"{FOOD_TOTAL:g}" and [v.count for v in solution.votes] == [2]
+    assert solution.samples == 2 and len(model.calls) == 2
+
+
+def test_methods_without_programs_refuse_data(sandbox: Sandbox, expenses: Path) -> None:
+    with pytest.raises(MethodError, match="need a program method"):
+        solve("How much?", "cot", ScriptedModel(["Answer: 1"]), sandbox, data=open_data(expenses))
+
+
+def test_rows_as_the_answer_become_a_table(sandbox: Sandbox, expenses: Path) -> None:
+    program = (
+        "```python\ntotals = {}\nfor r in tables['expenses']:\n"
+        "    totals[r['category']] = totals.get(r['category'], 0) + r['amount']\n"
+        "ans = [{'category': c, 'total': round(t, 2)} for c, t in sorted(totals.items())]\n```"
+    )
+    solution = solve_pot(
+        "Total per category as a bar chart", ScriptedModel([program]), sandbox, data=open_data(expenses)
+    )
+    table = table_of(solution.variables)
+    assert table is not None and table.columns == ("category", "total")
+    assert [row[0] for row in table.rows] == ["food", "rent", "travel"]
+    assert table.rows[0][1] == FOOD_TOTAL
+    assert table.to_csv().splitlines()[0] == "category,total"
+    series = table.series()
+    assert series is not None and series[0] == ["food", "rent", "travel"] and series[2] == "total"
+    assert wants_chart("Total per category as a bar chart") and not wants_chart("What is the total?")
+    assert solution.to_json()["table"]["columns"] == ["category", "total"]
+
+
+def test_a_program_cannot_change_the_data_for_the_next_sample(sandbox: Sandbox, expenses: Path) -> None:
+    vandal = "```python\ntry:\n    tables['expenses'][0]['amount'] = 10**9\nexcept TypeError:\n    pass\nprint(1)\n```"
+    model = ScriptedModel([vandal, PROGRAM])
+    data = open_data(expenses)
+    solve_pal("q", model, sandbox, data=data)
+    assert solve_pal("How much was spent on food?", model, sandbox, data=data).answer == f"{FOOD_TOTAL:g}"
