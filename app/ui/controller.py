@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from app.data import DataError, DataSet, open_data
 from app.reasoning import (
     CancelToken,
     ExecutionFinished,
@@ -74,6 +75,8 @@ class SolveController(QObject):
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
     run_shown = Signal(object)  # RunView: what a window shows of a run (during a solve or by hand)
+    data_opened = Signal(object, object)  # DataSet, Path: a data file read and ready for questions
+    data_failed = Signal(str)  # why a data file cannot be used
     load_progress = Signal(int, int)  # bytes done, bytes total while the model is prepared
 
     def __init__(
@@ -127,7 +130,25 @@ class SolveController(QObject):
             on_progress=self._on_progress, name="model load",
         )  # fmt: skip
 
-    def solve(self, question: str, method: str, *, repair: bool, settings: Settings) -> None:
+    def open_data(self, path: Path) -> None:
+        """Read a data file off the UI thread (50,000 rows take a moment)."""
+
+        def job(_report: Report) -> DataSet:
+            return open_data(path)
+
+        def failed(error: Exception) -> None:
+            message = str(error) if isinstance(error, DataError) else f"{path.name} cannot be read: {error}"
+            self.data_failed.emit(message)
+
+        self.phase.emit(f"Reading {path.name}…")
+        self._background.submit(
+            job, on_success=self._live(lambda data: self.data_opened.emit(data, path)), on_failure=self._live(failed),
+            name="data file",
+        )  # fmt: skip
+
+    def solve(
+        self, question: str, method: str, *, repair: bool, settings: Settings, data: DataSet | None = None
+    ) -> None:
         model = self.model
         if model is None:
             self.failed.emit("The model is not loaded yet.")
@@ -144,7 +165,7 @@ class SolveController(QObject):
         def job(report: Report) -> Solution:
             return solve(
                 question, spec, model, self.sandbox, limits=limits, temperature=temperature, on_event=report,
-                cancel=token,
+                cancel=token, data=data,
             )  # fmt: skip
 
         self._background.submit(
@@ -153,18 +174,27 @@ class SolveController(QObject):
         )  # fmt: skip
 
     def run_program(
-        self, code: str, *, settings: Settings, trace: bool = False, question: str = "", edits: Solution | None = None
+        self,
+        code: str,
+        *,
+        settings: Settings,
+        trace: bool = False,
+        question: str = "",
+        edits: Solution | None = None,
+        data: DataSet | None = None,
     ) -> None:
         """Run `code` by hand. The run becomes the current solution (`hand_run`), read as a solve
         reads answers, and is saved to the history, so an edit or an accepted repair is never lost;
-        `edits` is the solve whose program was edited (its model calls stay with the new one)."""
+        `edits` is the solve whose program was edited (its model calls stay with the new one);
+        `data` is the open data file, which the program reads as `tables`."""
         self._cancel = None
         capture = tuple(dict.fromkeys(["ans", *assigned_names(code)]))
 
         def job(_report: Report) -> RunResult:
             return self.sandbox.run(
-                code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=capture, trace=trace
-            )
+                code, time_s=settings.time_s, memory_mb=settings.memory_mb, capture=capture, trace=trace,
+                data=data.wire if data is not None else None,
+            )  # fmt: skip
 
         def ran(run: RunResult) -> None:
             solution = solution_of_run(question, code, run, edits)

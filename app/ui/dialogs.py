@@ -34,3 +34,20 @@ def export_path(parent: QWidget) -> Path | None:
         "Markdown (*.md);;Python (*.py);;Jupyter notebook (*.ipynb)",
     )  # fmt: skip
     return Path(name) if name else None
+
+
+def data_file_path(parent: QWidget) -> Path | None:
+    """A data file to ask about. None: cancelled."""
+    name, _filter = QFileDialog.getOpenFileName(
+        parent, "Open a data file", str(Path.home()),
+        "Data files (*.csv *.tsv *.txt *.xlsx *.jsonl *.ndjson);;All files (*)",
+    )  # fmt: skip
+    return Path(name) if name else None
+
+
+def csv_path(parent: QWidget) -> Path | None:
+    """Where to save an answer's table as CSV. None: cancelled."""
+    name, _filter = QFileDialog.getSaveFileName(
+        parent, "Export the table", str(Path.home() / "table.csv"), "CSV (*.csv)"
+    )
+    return Path(name) if name else None

@@ -14,18 +14,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QSettings, QUrl
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
+from app.data import DataSet
 from app.export import export_text
 from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
-from app.reasoning.methods import DEFAULT_METHOD
+from app.reasoning.answer_table import table_of, wants_chart
+from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
 from app.reasoning.runs import RunView, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
-from app.ui.dialogs import confirmed, consent_to_unisolated, export_path
+from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, data_file_path, export_path
 from app.ui.history_panel import HistoryPanel
 from app.ui.layouts import column
 from app.ui.output_pane import OutputPane
@@ -58,6 +60,7 @@ class MainWindow(QMainWindow):
         `crash_report` names the report a native crash of the last session left, if any."""
         super().__init__()
         self.setWindowTitle("PAL Studio")
+        self.setAcceptDrops(True)  # a data file dropped anywhere on the window is opened
         self.paths, self.recovery_path, self.settings = paths, paths.recovery, settings
         self.controller = controller
         controller.setParent(self)
@@ -68,6 +71,8 @@ class MainWindow(QMainWindow):
         self._last_run: RunView | None = None
         self._trace: list[dict[str, Any]] | None = None
         self._before_repair: str | None = None  # the program a requested repair would replace
+        self._data: DataSet | None = None  # the open data file, which questions and runs compute over
+        self._data_path: Path | None = None
         self._ready_text = "Ready."
         self._build()
         self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
@@ -119,6 +124,11 @@ class MainWindow(QMainWindow):
         c.failed.connect(lambda message: self._show_status(f"Something went wrong: {message}"))
         c.history_changed.connect(self.history_panel.refresh)
         c.isolation.connect(self._on_isolation)
+        c.data_opened.connect(self._on_data_opened)
+        c.data_failed.connect(lambda message: self._show_status(f"That data file cannot be used: {message}"))
+        self.question_pane.open_data_button.clicked.connect(self.choose_data_file)
+        self.question_pane.remove_data_button.clicked.connect(self.remove_data)
+        self.output_pane.table_view.export_requested.connect(self._on_table_export_requested)
         self.ticker.text.connect(self._show_status)
         self.history_panel.reopen.connect(self._on_history_reopen)
         for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged, c.solved, c.ran):
@@ -142,7 +152,7 @@ class MainWindow(QMainWindow):
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
                      ("Alt+1", self.question.setFocus), ("Alt+2", self.editor.setFocus),
-                     ("Alt+3", self.output.setFocus))  # fmt: skip
+                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.choose_data_file))  # fmt: skip
         for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
 
@@ -203,10 +213,14 @@ class MainWindow(QMainWindow):
         if not question:
             self._show_status("Type a question first.")
             return
+        method = self.question_pane.method_name()
+        if self._data is not None and Method.parse(method).base not in DATA_METHODS:
+            self._show_status("Questions about a data file need a program: choose a PAL or PoT method.")
+            return
         self.program_pane.start_over()
         self.output_pane.clear()
-        method = self.question_pane.method_name()
-        self.controller.solve(question, method, repair=self.auto_repair.isChecked(), settings=self.settings)
+        repair = self.auto_repair.isChecked()
+        self.controller.solve(question, method, repair=repair, settings=self.settings, data=self._data)
 
     def run_program(self, *, trace: bool = False) -> None:
         code = self.editor.toPlainText()
@@ -214,7 +228,7 @@ class MainWindow(QMainWindow):
             return
         self.program_pane.clear_marks()  # a plain run emulates nothing
         self.controller.run_program(
-            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve
+            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve, data=self._data
         )
 
     def trace_program(self) -> None:
@@ -247,9 +261,35 @@ class MainWindow(QMainWindow):
             self.model_label.setText("model: loading…")
             self.controller.load_model(self._factory_for(settings))
 
+    def choose_data_file(self) -> None:
+        """Ctrl+O: pick a data file to ask questions about."""
+        path = data_file_path(self)
+        if path is not None:
+            self.open_data_file(path)
+
+    def open_data_file(self, path: Path) -> None:
+        self.controller.open_data(path)
+
+    def remove_data(self) -> None:
+        self._data = self._data_path = None
+        self.question_pane.show_data(None)
+        self.work_keeper.changed()
+        self._show_status("The data file was removed; questions are answered without it.")
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
+        if _dropped_file(event.mimeData().urls()) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt's name)
+        path = _dropped_file(event.mimeData().urls())
+        if path is not None:
+            event.acceptProposedAction()
+            self.open_data_file(path)
+
     def current_work(self) -> dict[str, str]:
         """What a crash must not lose: the question, the program as edited and what it gave."""
         return {
+            "data_file": str(self._data_path or ""),
             "question": self.question.toPlainText(),
             "table": self.table.toPlainText(),
             "program": self.editor.toPlainText(),
@@ -271,6 +311,7 @@ class MainWindow(QMainWindow):
         self.output_pane.show_variables(solution.variables)
         self.output_pane.show_how(solution)
         self.output_pane.show_steps(solution)
+        self.output_pane.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 
@@ -318,6 +359,8 @@ class MainWindow(QMainWindow):
         self._show_status(f"Reopened a past solve: {solution.message}")
 
     def _on_work_restored(self, work: dict[str, str]) -> None:
+        if work.get("data_file") and Path(work["data_file"]).is_file():
+            self.open_data_file(Path(work["data_file"]))
         self.question.setPlainText(work.get("question", ""))
         self.table.setPlainText(work.get("table", ""))
         self.editor.setPlainText(work.get("program", ""))
@@ -325,6 +368,19 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(work.get("output", ""))
         self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
         self._show_status(self._ready_text)
+
+    def _on_data_opened(self, data: DataSet, path: Path) -> None:
+        self._data, self._data_path = data, path
+        self.question_pane.show_data(data)
+        self.work_keeper.changed()
+        self._show_status(f"Opened {data.summary}. Ask a question about it; the program will read every row.")
+
+    def _on_table_export_requested(self) -> None:
+        table = table_of(self._solution.variables) if self._solution else None
+        path = csv_path(self) if table is not None else None
+        if table is not None and path is not None:
+            path.write_text(table.to_csv(), encoding="utf-8")
+            self._show_status(f"Exported the table to {path}")
 
     def _on_repaired(self, program: object) -> None:
         if not isinstance(program, str) or self._before_repair is None:
@@ -425,3 +481,12 @@ class MainWindow(QMainWindow):
         self.controller.shutdown()
         self.work_keeper.close()
         super().closeEvent(event)
+
+
+_DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson"}
+
+
+def _dropped_file(urls: list[QUrl]) -> Path | None:
+    """The one local data file among dropped items (a .xls is let through to be refused in words)."""
+    paths = [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
+    return paths[0] if len(paths) == 1 and paths[0].suffix.lower() in _DATA_SUFFIXES else None

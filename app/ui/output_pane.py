@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.reasoning.answer_table import AnswerTable
 from app.reasoning.solution import Solution
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
+from app.ui.table_view import TableView
 from sandbox import CapturedValue
 from sandbox.display import display_text
 
@@ -73,6 +75,8 @@ class OutputPane(QWidget):
         self.tabs.addTab(self.stepper, "Step through")
         self.tabs.addTab(self.variables, "Variables")
         self.tabs.addTab(self.steps, "Steps")
+        self.table_view = TableView()  # an answer that is rows (questions over a data file)
+        self.tabs.addTab(self.table_view, "Table")
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
         self.export_button = QPushButton("Export…")
@@ -105,6 +109,7 @@ class OutputPane(QWidget):
         self.steps.clear()
         self.stepper.load([], "")
         self.show_variables({})
+        self.table_view.show_table(None, chart=False)
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
@@ -142,6 +147,12 @@ class OutputPane(QWidget):
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
+
+    def show_table(self, table: AnswerTable | None, *, chart: bool) -> None:
+        """Rows the program returned, with a chart when the question asked for one."""
+        self.table_view.show_table(table, chart=chart)
+        if table is not None:
+            self.tabs.setCurrentWidget(self.table_view)
 
     def show_alternative(self, text: str | None) -> None:
         """Offer PAL's reading of the output when the program did not set `ans` (PoT)."""

@@ -3,8 +3,10 @@ that start and stop a solve. It shows and collects; the window decides what a cl
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
 
+from app.data import DataSet
 from app.reasoning.methods import PICKER
 from app.reasoning.tables import with_table
 from app.ui.layouts import column, row
@@ -39,11 +41,28 @@ class QuestionPane(QWidget):
         self.solve_button = QPushButton("Solve (Ctrl+Enter)")
         self.cancel_button = QPushButton("Cancel (Esc)")
         self.cancel_button.setEnabled(False)
+        self.open_data_button = QPushButton("Open data… (Ctrl+O)")
+        self.open_data_button.setToolTip("A CSV, TSV, .xlsx or JSON-lines file to ask about (or drop it on the window)")
+        self.remove_data_button = QPushButton("Remove data")
+        self.data_label = QLabel("")
+        self.data_label.setTextFormat(Qt.TextFormat.PlainText)  # a file's name and columns are not markup
+        self.data_label.setWordWrap(True)
         column(
-            QLabel("<b>Question</b>"), self.question, self.table, self.examples, self.method, self.auto_repair,
-            row(self.solve_button, self.cancel_button), self.settings_button, into=self,
+            QLabel("<b>Question</b>"), self.question, self.table, row(self.open_data_button, self.remove_data_button),
+            self.data_label, self.examples, self.method, self.auto_repair, row(self.solve_button, self.cancel_button),
+            self.settings_button, into=self,
         )  # fmt: skip
+        self.show_data(None)
         self.examples.activated.connect(self._on_examples_activated)
+
+    def show_data(self, data: DataSet | None) -> None:
+        """The open data file in a line or two, with what was changed on the way in."""
+        notes = [note for table in data.tables for note in table.notes] if data else []
+        text = data.summary + "".join(f"\n• {note}" for note in notes[:4]) if data else ""
+        self.data_label.setText(text)
+        self.data_label.setVisible(data is not None)
+        self.remove_data_button.setVisible(data is not None)
+        self.table.setVisible(data is None)  # a pasted table or a data file, not both
 
     def full_question(self) -> str:
         """The question as the model gets it: with the pasted table's rows first."""

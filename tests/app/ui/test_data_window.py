@@ -1,0 +1,99 @@
+"""A data file in the window: opened by button or drop, described in the Question pane, computed
+over by the program in the real sandbox, rows shown as a table (with a chart when asked) and
+exported as CSV; a bad file is refused in words (real widgets, real sandbox)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from pytestqt.qtbot import QtBot
+
+from app.ui import main_window
+from app.ui.main_window import MainWindow
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+GROUPED = (
+    "```python\ntotals = {}\nfor r in tables['sales']:\n"
+    "    totals[r['region']] = totals.get(r['region'], 0) + r['units']\n"
+    "result = [{'region': k, 'units': v} for k, v in sorted(totals.items())]\n"
+    "print(result)\n```"
+)
+
+
+@pytest.fixture
+def sales(tmp_path: Path) -> Path:
+    path = tmp_path / "sales.csv"
+    rows = [(("north", "south", "east")[n % 3], n % 7) for n in range(90)]
+    path.write_text("region,units\n" + "".join(f"{r},{u}\n" for r, u in rows))
+    return path
+
+
+def _open(qtbot: QtBot, window: MainWindow, path: Path) -> None:
+    with qtbot.waitSignal(window.controller.data_opened, timeout=10_000):
+        window.open_data_file(path)
+
+
+def test_a_question_over_a_data_file_gives_a_table_and_a_chart(
+    qtbot: QtBot, make_window: WindowMaker, sales: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window(ScriptedModel([GROUPED]))
+    _open(qtbot, window, sales)
+    pane = window.question_pane
+    assert pane.data_label.isVisible() and "sales: 90 rows × 2 columns" in pane.data_label.text()
+    assert not window.table.isVisible()  # a data file or a pasted table, not both
+    window.question.setPlainText("Units per region as a bar chart")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    view = window.output_pane.table_view
+    assert window.tabs.currentWidget() is view
+    first = view.table.item(0, 0)
+    assert view.table.rowCount() == 3 and first is not None and first.text() == "east"
+    assert view.chart.isVisible()  # the question asked for a chart
+    target = tmp_path / "out.csv"
+    monkeypatch.setattr(main_window, "csv_path", lambda _parent: target)
+    view.export_button.click()
+    units = {r: sum(n % 7 for n in range(90) if ("north", "south", "east")[n % 3] == r) for r in ("east", "north")}
+    assert target.read_text().splitlines()[:3] == ["region,units", f"east,{units['east']}", f"north,{units['north']}"]
+
+
+def test_a_hand_run_reads_the_data_too(qtbot: QtBot, make_window: WindowMaker, sales: Path) -> None:
+    window = make_window(ScriptedModel([]))
+    _open(qtbot, window, sales)
+    window.editor.setPlainText("ans = len(tables['sales'])")
+    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+        window.run_program()
+    assert window.answer.text() == "90"
+
+
+def test_a_file_dropped_on_the_window_is_opened(qtbot: QtBot, make_window: WindowMaker, sales: Path) -> None:
+    window = make_window(ScriptedModel([]))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(sales))])
+    drop = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    with qtbot.waitSignal(window.controller.data_opened, timeout=10_000):
+        window.dropEvent(drop)
+    assert "sales.csv" in window.question_pane.data_label.text()
+    window.remove_data()
+    assert not window.question_pane.data_label.isVisible() and window.table.isVisible()
+
+
+def test_bad_files_and_methods_without_programs_are_refused_in_words(
+    qtbot: QtBot, make_window: WindowMaker, sales: Path, tmp_path: Path
+) -> None:
+    window = make_window(ScriptedModel([]))
+    (tmp_path / "wide.csv").write_text(",".join(f"c{n}" for n in range(10_000)) + "\n" + "1," * 9_999 + "1\n")
+    with qtbot.waitSignal(window.controller.data_failed, timeout=10_000):
+        window.open_data_file(tmp_path / "wide.csv")
+    assert "10,000 columns" in window.status_label.text()
+    _open(qtbot, window, sales)
+    window.question_pane.pick_method("cot")
+    window.question.setPlainText("How many units?")
+    window.solve()
+    assert "need a program" in window.status_label.text() and not window.controller.is_busy
