@@ -96,9 +96,8 @@ def main() -> None:
                         "status": solution.status.value, "program": solution.program}  # fmt: skip
                 with records.open("a", encoding="utf-8") as handle:
                     handle.write(json.dumps(line) + "\n")
-                print(
-                    f"{method} {index:2d} {'✓' if right else '✗'} {seconds:5.1f} s  {solution.answer!s:.30} (gold {gold})"
-                )
+                mark = "✓" if right else "✗"
+                print(f"{method} {index:2d} {mark} {seconds:5.1f} s  {solution.answer!s:.30} (gold {gold})", flush=True)
     model.close()
     rows = [json.loads(line) for line in records.read_text().splitlines()]
     summary = []
