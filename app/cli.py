@@ -20,6 +20,7 @@ from typing import TextIO
 
 from app import logs
 from app.data import DataError, DataSet, open_data
+from app.desktop_check import desktop_problem
 from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
@@ -153,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "ask":
         if args.screenshot is not None:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        problem = desktop_problem()
+        if problem:  # before Qt loads: its own message for this is a crash without a cause
+            print(f"pal-studio: {problem}", file=sys.stderr)
+            return 2
         from app.ui.app import run  # Qt is loaded only for the window
 
         return run(

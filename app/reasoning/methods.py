@@ -61,18 +61,20 @@ _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
 # Statuses after which trying again (another sample, the fallback) makes no sense.
 _FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDBOX_UNAVAILABLE, SolveStatus.MODEL_ERROR}
 
-# What the window's method picker offers, in order: (name, label).
+# What the window's method picker offers, in order: (name, label). The first three are the plain
+# choices most people need; the rest follow under "More methods".
+PLAIN_CHOICES = 3
 PICKER = (
-    ("sc-pal", "PAL × 5, majority vote (most accurate measured)"),
-    ("pal", "PAL — the program prints the answer (fastest)"),
+    ("pal", "Fast — one program"),
+    ("sc-pal", "Most accurate — five programs vote"),
+    ("cot", "Explain in words — no program"),
     ("pal+shots", "PAL, more worked examples"),
     ("pot", "Program of Thoughts — the program sets ans"),
-    ("pot+finish", "PoT + finishing step"),
+    ("pot+finish", "PoT + finishing step (units, multiple choice)"),
     ("pot+shots", "PoT, more worked examples"),
     ("pal+grammar", "PAL, reply forced to one code block"),
     ("pot+nocomment", "PoT, comments discouraged (zero-shot, as in the paper)"),
     ("pal+fallback", "PAL, chain of thought if the program fails"),
-    ("cot", "Chain of thought (no program)"),
     ("mix", "Chain of thought + PAL + PoT, majority vote"),
     ("sc-pot", "PoT × 5, majority vote"),
     ("sc-pal+shots+fallback", "PAL × 5 with examples, vote, CoT fallback"),

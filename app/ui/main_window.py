@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QUrl
+from PySide6.QtCore import QSettings, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
@@ -411,7 +411,10 @@ class MainWindow(QMainWindow):
             self._show_status(f"Exported to {path}")
 
     def _on_model_ready(self, name: str) -> None:
-        self.model_label.setText(f"model: {name}")
+        text = f"model: {name}"  # a long file name is cut in the middle with "…", whole in the tooltip
+        metrics = self.model_label.fontMetrics()
+        self.model_label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, _STATUS_LABEL_WIDTH))
+        self.model_label.setToolTip(text)
         self._show_status(self._ready_text)
 
     def _on_model_failed(self, message: str) -> None:

@@ -4,10 +4,10 @@ that start and stop a solve. It shows and collects; the window decides what a cl
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
 
 from app.data import DataSet
-from app.reasoning.methods import PICKER
+from app.reasoning.methods import PICKER, PLAIN_CHOICES
 from app.reasoning.tables import with_table
 from app.ui.layouts import column, row
 
@@ -17,6 +17,9 @@ EXAMPLES = (
     "A train travels 180 km in 2.5 hours. What is its average speed in km/h?",
     "Solve for x: 3x + 7 = 25.",
 )
+
+
+_MIN_LINES, _MAX_LINES = 3, 14
 
 
 class QuestionPane(QWidget):
@@ -33,6 +36,11 @@ class QuestionPane(QWidget):
         self.method = QComboBox()
         for key, title in PICKER:
             self.method.addItem(title, key)
+        self.method.insertSeparator(PLAIN_CHOICES)  # the plain choices, then "More methods"
+        self.method.setToolTip(
+            "Fast: one program. Most accurate: five programs vote. Explain in words: "
+            "chain of thought, no program. Below the line: more methods."
+        )
         for combo in (self.examples, self.method):  # their longest item must not set the pane's width
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(16)
@@ -54,6 +62,11 @@ class QuestionPane(QWidget):
         )  # fmt: skip
         self.show_data(None)
         self.examples.activated.connect(self._on_examples_activated)
+        layout = self.layout()
+        if isinstance(layout, QBoxLayout):
+            layout.addStretch(1)  # spare height stays below the controls, not in an empty question box
+        self.question.document().contentsChanged.connect(self._fit_question)
+        self._fit_question()
 
     def show_data(self, data: DataSet | None) -> None:
         """The open data file in a line or two, with what was changed on the way in."""
@@ -78,6 +91,15 @@ class QuestionPane(QWidget):
     def set_busy(self, busy: bool) -> None:
         self.solve_button.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
+
+    def _fit_question(self) -> None:
+        """The question box is as tall as its text (3 to 14 lines); a longer one scrolls."""
+        lines = max(self.question.document().size().height(), 1)  # in lines: a plain-text document's unit
+        metrics = self.question.fontMetrics()
+        shown = min(max(int(lines), _MIN_LINES), _MAX_LINES)
+        margins = self.question.contentsMargins()
+        frame = 2 * self.question.frameWidth() + margins.top() + margins.bottom() + 8
+        self.question.setFixedHeight(shown * metrics.lineSpacing() + frame)
 
     def _on_examples_activated(self, index: int) -> None:
         if index > 0:
