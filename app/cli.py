@@ -263,6 +263,8 @@ def _report(solution: Solution, as_json: bool) -> None:
         print(f"No answer: {solution.message}.")
         if solution.error:
             print(display_text(solution.error).rstrip())
+    for note in solution.notes:
+        print(f"Note: {display_text(note)}")
     table = table_of(solution.variables)
     if table is not None:
         print("\nTable:\n" + display_text(table.to_csv()).rstrip() + ("\n…" if table.truncated else ""))

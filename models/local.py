@@ -53,6 +53,7 @@ class LocalModel:
         self._prefixed: dict[str, list[int]] = {}
         self._parallel: ParallelDecoder | None = None  # made on the first batch (its KV cache costs memory)
         self.parallel_sequences = MAX_SEQUENCES
+        self.grammar_supported = True  # llama.cpp samples under a GBNF grammar
 
     @property
     def name(self) -> str:

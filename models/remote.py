@@ -61,12 +61,32 @@ class RemoteModel:
         self._ids = itertools.count(1)
         self._cancelled_below = 0  # generations with a smaller id were cancelled
         self._lock = threading.Lock()
+        self._grammar: bool | None = None
 
     @property
     def name(self) -> str:
         return f"{self.model or 'model'} at {urlsplit(self.base_url).netloc}"
 
     parallel_sequences = MAX_SEQUENCES  # a server with parallel slots (llama-server -np, vLLM) decodes them together
+
+    @property
+    def grammar_supported(self) -> bool:
+        """Whether the server honours a GBNF `grammar`: llama.cpp's servers do, and answer
+        `/props`; others (vLLM, Ollama, LM Studio) ignore or refuse it. Asked once."""
+        if self._grammar is None:
+            self._grammar = self._answers_props()
+        return self._grammar
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def _answers_props(self) -> bool:
+        url = self.base_url.removesuffix("/v1") + "/props"
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=self._headers()), timeout=3) as response:
+                return response.status == 200 and isinstance(json.loads(response.read(MAX_LINE_BYTES)), dict)
+        except (OSError, ValueError):
+            return False
 
     def cancel(self) -> None:
         with self._lock:
@@ -176,9 +196,7 @@ class RemoteModel:
             body["grammar"] = request.grammar
         if request.logit_bias:
             body["logit_bias"] = {str(token): bias for token, bias in request.logit_bias.items()}
-        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self._headers()}
         http = urllib.request.Request(
             f"{self.base_url}/{endpoint}", data=json.dumps(body).encode(), headers=headers, method="POST"
         )

@@ -33,6 +33,7 @@ class ScriptedModel:
         chunk_delay_s: float = 0.0,
         name: str = "scripted",
         parallel: int = 1,
+        grammar: bool = True,
     ) -> None:
         """`parallel` > 1 makes it a batching model (like `LocalModel`): `generate_batch` takes the
         next replies for its requests, in order, and interleaves their chunks as a batch would."""
@@ -44,6 +45,7 @@ class ScriptedModel:
         self.calls: list[str] = []  # each call's prompt, as text
         self.requests: list[GenerationRequest] = []
         self.parallel_sequences = parallel
+        self.grammar_supported = grammar  # False: stands in for a server that takes no grammar
         self.batches: list[int] = []  # the size of each generate_batch call
 
     @property

@@ -149,3 +149,9 @@ def generate_batch(model: LanguageModel, requests: Sequence[GenerationRequest]) 
 def parallel_capacity(model: LanguageModel) -> int:
     """How many sequences `generate_batch` decodes together (1: one after another)."""
     return int(getattr(model, "parallel_sequences", 1))
+
+
+def takes_grammar(model: LanguageModel) -> bool:
+    """Whether the model constrains its reply by a GBNF `grammar` (llama.cpp in-process or a
+    llama.cpp server); others ignore or refuse it, so callers that want one fall back."""
+    return bool(getattr(model, "grammar_supported", False))

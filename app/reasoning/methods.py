@@ -5,7 +5,9 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
 
     pal+repair   PAL; one repair call when the program fails
     pal+shots    PAL with the longer prompt of worked examples (also pot+shots)
-    pal+grammar  the reply is forced to be exactly one fenced Python block (pot: one assigning ans)
+    pal+grammar  the reply is forced to be exactly one fenced Python block (pot: one assigning ans,
+                 pot's default wherever the model takes a grammar)
+    pot+free     PoT decoded without the grammar (the spec's plain decoding)
     pot+nocomment  tokens starting with `#` biased by -2 (the PoT paper's zero-shot setting)
     pot+finish   PoT with the finishing step
     +fallback    when every program fails, answer by chain of thought (labelled as such)
@@ -42,7 +44,7 @@ BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
 MIX = ("cot", "pal", "pot")  # mix: one greedy solve each, majority vote, ties to the first
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),
-    "pot": ("finish", "shots", "grammar", "nocomment", "fallback"),
+    "pot": ("finish", "shots", "grammar", "free", "nocomment", "fallback"),
     "cot": (),
     "coc": (),  # falls back to chain of thought by itself, as in the paper
     "iipc": (),
@@ -54,7 +56,8 @@ DEFAULT_SAMPLES = 5
 # and every answer comes from a program that ran (docs/results.md); five calls, so PAL is faster.
 DEFAULT_METHOD = "sc-pal"
 METHODS_HELP = (
-    "pal, pot, cot, coc, iipc, mix; +options (repair, shots, grammar, fallback; pot: finish, nocomment); sc-pal, sc-pot"
+    "pal, pot, cot, coc, iipc, mix; +options (repair, shots, grammar, fallback; pot: finish, free, nocomment); "
+    "sc-pal, sc-pot"
 )
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
 _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
@@ -154,7 +157,8 @@ def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
 def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
     return solve_pot(
         question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
-        grammar="grammar" in options, nocomment="nocomment" in options, time_s=c.limits.time_s,
+        grammar=True if "grammar" in options else False if "free" in options else None,
+        nocomment="nocomment" in options, time_s=c.limits.time_s,
         memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
     )  # fmt: skip
 

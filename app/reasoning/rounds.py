@@ -27,6 +27,7 @@ from models.types import (
     SequenceChunk,
     generate_batch,
     parallel_capacity,
+    takes_grammar,
 )
 
 
@@ -46,6 +47,7 @@ class RoundModel:
         self._token = cancel
         self.capacity = parallel_capacity(model)
         self.batching = self.capacity > 1
+        self.grammar_supported = takes_grammar(model)
         self._round: list[int] = []
         self._template: GenerationRequest | None = None
         self._ready: dict[int, tuple[list[str], Generation]] = {}

@@ -127,6 +127,7 @@ class Solution:
     # PoT without `ans`: what PAL would have read from the output, offered to the user, never
     # taken silently (the spec's PoT answers from `ans` only).
     alternative: str | None = None
+    notes: tuple[str, ...] = ()  # how this answer was made that the user should know (a fallback in decoding)
 
     @property
     def answered(self) -> bool:
@@ -195,6 +196,7 @@ class Solution:
             "code_steps": [{"line": c.line, "emulated": c.emulated, "values": c.values} for c in self.code_steps],
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
             "alternative": self.alternative,
+            "notes": list(self.notes),
             "table": _table_json(self.variables),
         }
 
@@ -241,6 +243,7 @@ class Solution:
                 TimelineStep(t["kind"], t["title"], t["text"], t.get("ok")) for t in data.get("timeline", ())
             ),
             alternative=data.get("alternative"),
+            notes=tuple(str(note) for note in data.get("notes", ())),
         )
 
 
@@ -263,6 +266,7 @@ class Draft:
     timeline: list[TimelineStep] = field(default_factory=list)
     fallback_used: bool = False
     alternative: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
         return Solution(
@@ -286,6 +290,7 @@ class Draft:
             timeline=tuple(self.timeline),
             fallback_used=self.fallback_used,
             alternative=self.alternative,
+            notes=tuple(self.notes),
         )
 
 

@@ -145,6 +145,7 @@ class OutputPane(QWidget):
                 lines.append(f"Support: {display_text(confidence.text)}{advice}")
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
+        lines += [display_text(note) for note in solution.notes]
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
 

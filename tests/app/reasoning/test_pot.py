@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.reasoning import SolveStatus, solve_pot
+from app.reasoning.methods import solve
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -67,3 +68,22 @@ def test_without_ans_the_printed_output_is_offered_not_taken(sandbox: Sandbox) -
 def test_without_ans_and_without_output_nothing_is_offered(sandbox: Sandbox) -> None:
     solution = solve_pot("q", ScriptedModel(["```python\nx = 3\n```"]), sandbox)
     assert solution.status is SolveStatus.NO_ANS and solution.alternative is None
+
+
+def test_pot_constrains_decoding_to_a_block_that_sets_ans_where_the_model_can(sandbox: Sandbox) -> None:
+    from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
+
+    model = ScriptedModel(["```python\nans = 2 + 3\n```"])
+    solution = solve_pot("What is 2 + 3?", model, sandbox)
+    assert model.requests[0].grammar == PYTHON_BLOCK_WITH_ANS and solution.notes == ()
+    free = ScriptedModel(["```python\nans = 2 + 3\n```"])
+    solve("What is 2 + 3?", "pot+free", free, sandbox)
+    assert free.requests[0].grammar is None  # the spec's plain decoding, one option away
+
+
+def test_a_server_without_grammars_falls_back_and_says_so(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nprint(5)\n```"], grammar=False)
+    solution = solve("What is 2 + 3?", "pot", model, sandbox)
+    assert model.requests[0].grammar is None
+    assert solution.notes and "takes none" in solution.notes[0]
+    assert solution.to_json()["notes"] == list(solution.notes)
