@@ -100,3 +100,16 @@ def answer_line(reply: str) -> str | None:
     """
     answers = _ANSWER_LINE.findall(reply) or _BOXED.findall(reply)
     return format_answer(answers[-1]) if answers else None
+
+
+def streamed_program(stream: str) -> str:
+    """What to show of a reply while it streams: the code of its latest fenced block, fences
+    hidden (a fence still being typed is hidden too); the text itself until a fence has come."""
+    complete, _, partial = stream.rpartition("\n")
+    if partial.lstrip().startswith("`"):
+        stream = complete + "\n" if complete else ""  # half a fence: wait for the rest of the line
+    blocks = code_blocks(stream)
+    if not blocks:
+        return "" if stream.lstrip().startswith("`") else stream
+    _tag, code, closed = blocks[-1]
+    return code if closed or not code or not stream.endswith("\n") else code + "\n"

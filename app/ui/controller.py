@@ -74,6 +74,7 @@ class SolveController(QObject):
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
+    repair_token = Signal(str)  # a repair the user asked for, as it streams (shown beside the program)
     run_shown = Signal(object)  # RunView: what a window shows of a run (during a solve or by hand)
     data_opened = Signal(object, object)  # DataSet, Path: a data file read and ready for questions
     data_failed = Signal(str)  # why a data file cannot be used
@@ -223,7 +224,7 @@ class SolveController(QObject):
 
         self._background.submit(
             job, on_success=self._live(self.repaired.emit), on_failure=self._live(self._on_job_failed),
-            on_progress=self._on_progress, name="repair",
+            on_progress=self._on_repair_progress, name="repair",
         )  # fmt: skip
 
     def cancel(self) -> None:
@@ -272,6 +273,13 @@ class SolveController(QObject):
             self._record(output=payload.result.stdout, error=payload.result.error)
             self.ran.emit(payload.result)
             self.run_shown.emit(view_of_run(payload.result))
+
+    def _on_repair_progress(self, payload: object) -> None:
+        if isinstance(payload, TokenStreamed):
+            if not self._closed:
+                self.repair_token.emit(payload.text)
+        else:
+            self._on_progress(payload)
 
     def _on_solved(self, solution: Solution) -> None:
         if self._solve_id is not None:

@@ -40,6 +40,10 @@ from app.ui.welcome import WelcomeDialog
 from app.ui.work_keeper import WorkKeeper
 
 _STATUS_LABEL_WIDTH = 320
+NO_PROGRAM_TEXT = (
+    "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
+    "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
+)
 # The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
 _DEFAULT_SIZE = (1320, 740)
 _SCREEN_MARGIN = 40
@@ -121,6 +125,7 @@ class MainWindow(QMainWindow):
         c.run_shown.connect(self._on_run_shown)
         c.hand_run.connect(self.show_solution)
         c.repaired.connect(self._on_repaired)
+        c.repair_token.connect(self.repair_view.stream)
         c.failed.connect(lambda message: self._show_status(f"Something went wrong: {message}"))
         c.history_changed.connect(self.history_panel.refresh)
         c.isolation.connect(self._on_isolation)
@@ -323,6 +328,12 @@ class MainWindow(QMainWindow):
         self.show_solution(solution)
         if solution.program is None and solution.finish_reply:  # chain of thought: its reasoning is the working
             self.output_pane.show_output(solution.finish_reply)
+        if solution.status is SolveStatus.NO_PROGRAM:  # prose, not a program: it belongs in Output
+            reply = solution.calls[-1].reply if solution.calls else ""
+            self.editor.clear()
+            self.output_pane.show_output(reply)
+            self._show_status(NO_PROGRAM_TEXT)
+            return
         self._show_status(status_detail(solution))
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
         if solution.calls:

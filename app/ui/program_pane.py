@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
+from app.reasoning.extract import streamed_program
 from app.ui.code_editor import CodeEditor
 from app.ui.layouts import column, row
 from app.ui.repair_view import RepairView
@@ -23,9 +24,11 @@ class ProgramPane(QWidget):
             self.repair_view, into=self,
         )  # fmt: skip
         self.repair_view.reverted.connect(self.editor.setPlainText)
+        self._stream = ""  # the reply streaming in, of which the program is shown
 
     def start_over(self) -> None:
         """A new solve: no program, no marks, no repair on offer."""
+        self._stream = ""
         self.editor.clear()
         self.clear_marks()
         self.repair_view.dismiss()
@@ -35,7 +38,13 @@ class ProgramPane(QWidget):
         self.editor.mark_emulated_lines(frozenset())
 
     def append(self, text: str) -> None:
-        """Streamed program text, at the end whatever the cursor does."""
-        cursor = self.editor.textCursor()
-        cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
+        """Streamed reply text: the editor shows the program in it as it grows, fences hidden."""
+        self._stream += text
+        shown = streamed_program(self._stream)
+        current = self.editor.toPlainText()
+        if shown.startswith(current):  # the common case: only new text at the end
+            cursor = self.editor.textCursor()
+            cursor.movePosition(cursor.MoveOperation.End)
+            cursor.insertText(shown[len(current) :])
+        else:  # a fence was hidden or the next sample began
+            self.editor.setPlainText(shown)

@@ -11,6 +11,7 @@ import difflib
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from app.reasoning.extract import streamed_program
 from app.ui.code_editor import monospace
 
 
@@ -33,14 +34,25 @@ class RepairView(QWidget):
         layout.addWidget(self.diff)
         layout.addLayout(buttons)
         self.before: str | None = None  # the program the repair would replace
+        self._streamed = ""
         self.accept_button.clicked.connect(self._on_accept_clicked)
         self.revert_button.clicked.connect(self._on_revert_clicked)
         self.dismiss()
+
+    def stream(self, text: str) -> None:
+        """The repair as the model writes it (the diff replaces it once it is complete)."""
+        if not self.isVisible():
+            self._streamed = ""
+            self.accept_button.setEnabled(False)
+            self.setVisible(True)
+        self._streamed += text
+        self.diff.setPlainText("Writing the repair…\n\n" + streamed_program(self._streamed))
 
     def propose(self, before: str, after: str) -> None:
         self.before = before
         lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "before", "repaired", lineterm="")
         self.diff.setPlainText("\n".join(lines))
+        self.accept_button.setEnabled(True)
         self.setVisible(True)
 
     def dismiss(self) -> None:

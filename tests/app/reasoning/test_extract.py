@@ -50,3 +50,17 @@ def test_format_float() -> None:
     assert format_float(7.0) == "7"
     assert format_float(float("inf")) == "inf"
     assert format_float(1 / 3) == "0.333333333333"
+
+
+def test_a_streaming_reply_shows_its_code_without_fences() -> None:
+    from app.reasoning.extract import streamed_program
+
+    assert streamed_program("``") == ""
+    assert streamed_program("```pyt") == ""
+    assert streamed_program("```python\n") == ""
+    assert streamed_program("```python\nx = 1\nprint(x") == "x = 1\nprint(x"
+    assert streamed_program("```python\nx = 1\n`") == "x = 1\n"
+    assert streamed_program("```python\nx = 1\n```\n") == "x = 1"
+    assert streamed_program("```python\nx = 1\n```\nThis program adds.") == "x = 1"
+    assert streamed_program("```python\nx = 1\n```\n```python\ny = 2\n") == "y = 2\n"  # the next sample
+    assert streamed_program("Hamlet was written by") == "Hamlet was written by"  # no fence yet: as it comes

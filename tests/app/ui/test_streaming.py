@@ -1,0 +1,56 @@
+"""Streaming that reads well: the program streams in without its fences, a repair the user asked
+for streams into the repair view (never over the program being repaired), and a reply in words
+lands under Output with a plain message, not in the Program editor (real widgets, real sandbox)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app.ui.main_window import NO_PROGRAM_TEXT
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+
+def test_fences_never_show_while_the_program_streams(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel(["```python\nx = 5\nprint(x * 2)\n```\nThat prints ten."], chunk_size=3, chunk_delay_s=0.005)
+    window = make_window(model)
+    seen: list[str] = []
+    window.controller.token.connect(lambda _text: seen.append(window.editor.toPlainText()))
+    window.question.setPlainText("What is twice 5?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert len(seen) > 5 and not any("`" in text for text in seen)
+    assert any(text.startswith("x = 5") for text in seen)
+    assert window.editor.toPlainText() == "x = 5\nprint(x * 2)"
+
+
+def test_a_repair_streams_beside_the_program_it_repairs(qtbot: QtBot, make_window: WindowMaker) -> None:
+    failing = "```python\nprice = 4\nprint(price / 0)\n```"
+    fixed = "```python\nprice = 4\nprint(price * 2)\n```"
+    window = make_window(ScriptedModel([failing, fixed], chunk_size=3, chunk_delay_s=0.005))
+    window.question.setPlainText("What is twice the price of 4?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    during: list[tuple[str, str, bool]] = []
+    window.controller.repair_token.connect(
+        lambda _t: during.append(
+            (window.editor.toPlainText(), window.diff.toPlainText(), window.accept_button.isEnabled())
+        )
+    )
+    with qtbot.waitSignal(window.controller.repaired, timeout=30_000):
+        window.repair()
+    assert during and all(editor == "price = 4\nprint(price / 0)" for editor, _diff, _ok in during)
+    assert during[-1][1].startswith("Writing the repair…") and "price * 2" in during[-1][1]
+    assert not any(ok for _e, _d, ok in during)  # nothing to accept until it is complete
+    assert "+print(price * 2)" in window.diff.toPlainText() and window.accept_button.isEnabled()
+
+
+def test_a_reply_in_words_is_not_put_in_the_program_editor(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel(["Hamlet was written by William Shakespeare."], chunk_size=5))
+    window.question.setPlainText("Who wrote Hamlet?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert window.editor.toPlainText() == ""
+    assert "Shakespeare" in window.output.toPlainText()
+    assert window.status_label.text() == NO_PROGRAM_TEXT
