@@ -295,6 +295,8 @@ def _vote(samples: list[Solution], *, mixed: bool = False) -> Solution:
         votes=tuple(votes),
         samples=len(samples),
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
+        sample_programs=tuple(s.program for s in samples),
+        sample_answers=tuple(s.answer if s.answered else None for s in samples),
     )
 
 

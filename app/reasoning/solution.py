@@ -128,6 +128,9 @@ class Solution:
     # taken silently (the spec's PoT answers from `ans` only).
     alternative: str | None = None
     notes: tuple[str, ...] = ()  # how this answer was made that the user should know (a fallback in decoding)
+    # A vote: each sample's last program and its answer (None: it failed), in the order they ran.
+    sample_programs: tuple[str | None, ...] = ()
+    sample_answers: tuple[str | None, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -197,6 +200,8 @@ class Solution:
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
             "alternative": self.alternative,
             "notes": list(self.notes),
+            "sample_programs": list(self.sample_programs),
+            "sample_answers": list(self.sample_answers),
             "table": _table_json(self.variables),
         }
 
@@ -244,6 +249,8 @@ class Solution:
             ),
             alternative=data.get("alternative"),
             notes=tuple(str(note) for note in data.get("notes", ())),
+            sample_programs=tuple(p if isinstance(p, str) else None for p in data.get("sample_programs", ())),
+            sample_answers=tuple(a if isinstance(a, str) else None for a in data.get("sample_answers", ())),
         )
 
 

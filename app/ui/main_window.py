@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self._data: DataSet | None = None  # the open data file, which questions and runs compute over
         self._data_path: Path | None = None
         self._ready_text = "Ready."
+        self._vote_size, self._vote_seen = 1, 0  # a vote in progress: how many programs, how many so far
         self._build()
         self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
         self.ticker = PhaseTicker(self)
@@ -120,7 +121,7 @@ class MainWindow(QMainWindow):
         c.busy.connect(self._on_busy)
         c.phase.connect(self.ticker.set_phase)
         c.token.connect(self.program_pane.append)
-        c.program.connect(self.editor.setPlainText)
+        c.program.connect(self._on_program)
         c.solved.connect(self._on_solved)
         c.run_shown.connect(self._on_run_shown)
         c.hand_run.connect(self.show_solution)
@@ -153,6 +154,7 @@ class MainWindow(QMainWindow):
         o.copy_program_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.editor.toPlainText()))
         o.export_button.clicked.connect(self._on_export_clicked)
         o.alternative_button.clicked.connect(self._on_alternative_clicked)
+        o.sample_chosen.connect(self._on_sample_chosen)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
@@ -224,6 +226,7 @@ class MainWindow(QMainWindow):
             return
         self.program_pane.start_over()
         self.output_pane.clear()
+        self._vote_size, self._vote_seen = Method.parse(method).samples, 0
         repair = self.auto_repair.isChecked()
         self.controller.solve(question, method, repair=repair, settings=self.settings, data=self._data)
 
@@ -326,6 +329,7 @@ class MainWindow(QMainWindow):
         if solution.program is not None:
             self.editor.setPlainText(solution.program)
         self.show_solution(solution)
+        self.output_pane.show_samples(solution)
         if solution.program is None and solution.finish_reply:  # chain of thought: its reasoning is the working
             self.output_pane.show_output(solution.finish_reply)
         if solution.status is SolveStatus.NO_PROGRAM:  # prose, not a program: it belongs in Output
@@ -341,6 +345,17 @@ class MainWindow(QMainWindow):
             used = last.prompt_tokens + last.completion_tokens
             self.speed_label.setText(f"{last.tokens_per_s:.1f} tokens/s, context {used}/{self.settings.n_ctx}")
         self._layout_store.setValue("solve/method", self.method.currentData())
+
+    def _on_program(self, program: str) -> None:
+        self.editor.setPlainText(program)
+        if self._vote_size > 1 and self.controller.is_busy:
+            self._vote_seen += 1
+            self.output_pane.add_live_sample(program, self._vote_seen, self._vote_size)
+            self.ticker.set_phase(f"Program {self._vote_seen} of {self._vote_size}…")
+
+    def _on_sample_chosen(self, label: str, program: str) -> None:
+        self.editor.setPlainText(program)
+        self._show_status(f"{label} is in the editor: Run (Ctrl+R) or Step (Ctrl+T) it.")
 
     def _on_run_shown(self, run: RunView) -> None:
         self._last_run = run
@@ -367,6 +382,7 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(solution.output + (f"\n{solution.error}" if solution.error else ""))
         self._solve = solution if solution.calls else None
         self.show_solution(solution)
+        self.output_pane.show_samples(solution)
         self._show_status(f"Reopened a past solve: {solution.message}")
 
     def _on_work_restored(self, work: dict[str, str]) -> None:

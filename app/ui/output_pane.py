@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.answer_table import AnswerTable
+from app.reasoning.numbers import vote_key
 from app.reasoning.solution import Solution
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
@@ -38,6 +41,10 @@ _ANSWER_CHARS = 80
 
 
 class OutputPane(QWidget):
+    """Signals: sample_chosen(str: "Program 3 of 5", str: its program)."""
+
+    sample_chosen = Signal(str, str)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.answer = QLabel("")
@@ -61,22 +68,7 @@ class OutputPane(QWidget):
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
-        self.output = QPlainTextEdit(readOnly=True)
-        self.output.setFont(monospace())
-        self.stepper = Stepper()
-        self.variables = QTableWidget(0, 3)
-        self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
-        self.variables.horizontalHeader().setStretchLastSection(True)
-        self.steps = QTreeWidget()  # IIPC's timeline, Chain of Code's emulated lines
-        self.steps.setHeaderHidden(True)
-        self.steps.setWordWrap(True)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.output, "Output")
-        self.tabs.addTab(self.stepper, "Step through")
-        self.tabs.addTab(self.variables, "Variables")
-        self.tabs.addTab(self.steps, "Steps")
-        self.table_view = TableView()  # an answer that is rows (questions over a data file)
-        self.tabs.addTab(self.table_view, "Table")
+        self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
         self.export_button = QPushButton("Export…")
@@ -98,6 +90,28 @@ class OutputPane(QWidget):
         self.show_math(None)
         self.votes.setVisible(False)
 
+    def _build_tabs(self) -> None:
+        self.output = QPlainTextEdit(readOnly=True)
+        self.output.setFont(monospace())
+        self.stepper = Stepper()
+        self.variables = QTableWidget(0, 3)
+        self.variables.setHorizontalHeaderLabels(["variable", "value", "type"])
+        self.variables.horizontalHeader().setStretchLastSection(True)
+        self.steps = QTreeWidget()  # IIPC's timeline, Chain of Code's emulated lines
+        self.steps.setHeaderHidden(True)
+        self.steps.setWordWrap(True)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.output, "Output")
+        self.tabs.addTab(self.stepper, "Step through")
+        self.tabs.addTab(self.variables, "Variables")
+        self.tabs.addTab(self.steps, "Steps")
+        self.samples = QListWidget()  # a vote's programs, "Program 3 of 5 — 18"; click one to open it
+        self.samples.setWordWrap(True)
+        self.tabs.addTab(self.samples, "Programs")
+        self.samples.itemClicked.connect(self._on_samples_item_clicked)
+        self.table_view = TableView()  # an answer that is rows (questions over a data file)
+        self.tabs.addTab(self.table_view, "Table")
+
     def clear(self) -> None:
         """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
         self.output.clear()
@@ -110,6 +124,7 @@ class OutputPane(QWidget):
         self.stepper.load([], "")
         self.show_variables({})
         self.table_view.show_table(None, chart=False)
+        self.samples.clear()
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
@@ -148,6 +163,33 @@ class OutputPane(QWidget):
         lines += [display_text(note) for note in solution.notes]
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
+
+    def add_live_sample(self, program: str, number: int, total: int) -> None:
+        """A vote's program as it arrives: "Program 3 of 5 …" (its answer comes with the tally)."""
+        item = QListWidgetItem(f"Program {number} of {total} …")
+        item.setData(Qt.ItemDataRole.UserRole, program)
+        self.samples.addItem(item)
+        if number == 1:
+            self.tabs.setCurrentWidget(self.samples)
+
+    def show_samples(self, solution: Solution) -> None:
+        """Each program of a vote with its answer, those that agree with the winner marked."""
+        self.samples.clear()
+        total = len(solution.sample_programs)
+        winner = vote_key(solution.answer) if solution.answer else None
+        for number, (program, answer) in enumerate(zip(solution.sample_programs, solution.sample_answers, strict=True)):
+            if answer is None:
+                said = "failed"
+            else:
+                said = display_text(answer) + (" — agrees with the answer" if vote_key(answer) == winner else "")
+            item = QListWidgetItem(f"Program {number + 1} of {total}: {said}")
+            item.setData(Qt.ItemDataRole.UserRole, program or "")
+            self.samples.addItem(item)
+
+    def _on_samples_item_clicked(self, item: QListWidgetItem) -> None:
+        program = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(program, str) and program:
+            self.sample_chosen.emit(item.text().split(":")[0].removesuffix(" …"), program)
 
     def show_table(self, table: AnswerTable | None, *, chart: bool) -> None:
         """Rows the program returned, with a chart when the question asked for one."""

@@ -1,0 +1,43 @@
+"""A vote in the window: its programs arrive as "Program k of n", the tally is shown with the
+answer, each program is listed with its own answer (agreeing ones marked) and opens in the editor
+with a click, to run or step; a reopened vote lists them again (real widgets, real sandbox)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+TWELVE = "```python\nprice = 4\nprint(price * 3)\n```"
+ELEVEN = "```python\nprint(11)\n```"
+
+
+def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([TWELVE, ELEVEN, "```python\nprint(1/0)\n```", TWELVE, ELEVEN]))
+    window.question_pane.pick_method("sc-pal")
+    live: list[str] = []
+    window.controller.program.connect(
+        lambda _p: live.append(window.output_pane.samples.item(window.output_pane.samples.count() - 1).text())
+    )
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert live[:2] == ["Program 1 of 5 …", "Program 2 of 5 …"]
+    samples = window.output_pane.samples
+    texts = [samples.item(i).text() for i in range(samples.count())]
+    assert texts == [
+        "Program 1 of 5: 12 — agrees with the answer",
+        "Program 2 of 5: 11",
+        "Program 3 of 5: failed",
+        "Program 4 of 5: 12 — agrees with the answer",
+        "Program 5 of 5: 11",
+    ]
+    assert window.answer.text() == "12" and "12 ×2, 11 ×2" in window.output_pane.votes.text()
+    samples.itemClicked.emit(samples.item(1))
+    assert window.editor.toPlainText() == "print(11)"
+    assert "Program 2 of 5 is in the editor" in window.status_label.text()
+    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+        window.run_program()
+    assert window.answer.text() == "11" and samples.count() == 5  # a hand run keeps the vote's list
