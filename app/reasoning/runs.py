@@ -95,3 +95,12 @@ def status_detail(solution: Solution) -> str:
     """The status line for a finished solve: its message, time and, when it failed, why."""
     detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
     return f"{solution.message} ({solution.duration_s:.1f} s){detail}"
+
+
+def run_answer(run: RunView) -> str | None:
+    """What a run gave as its answer, read as a solve reads it: `ans` when the program set it,
+    else the printed output; None when it failed or gave nothing."""
+    if not run.ok:
+        return None
+    ans = run.values.get("ans")
+    return ans_text(ans) if ans is not None else format_answer(run.stdout) or None

@@ -23,8 +23,8 @@ from app.export import export_text
 from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
 from app.reasoning.answer_table import table_of, wants_chart
-from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
-from app.reasoning.runs import RunView, status_detail
+from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method, vote
+from app.reasoning.runs import RunView, run_answer, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, data_file_path, export_path
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self._data_path: Path | None = None
         self._ready_text = "Ready."
         self._vote_size, self._vote_seen = 1, 0  # a vote in progress: how many programs, how many so far
+        self._live_answers: list[str | None] = []  # and what each program that ran gave
         self._build()
         self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
         self.ticker = PhaseTicker(self)
@@ -227,6 +228,7 @@ class MainWindow(QMainWindow):
         self.program_pane.start_over()
         self.output_pane.clear()
         self._vote_size, self._vote_seen = Method.parse(method).samples, 0
+        self._live_answers = []
         repair = self.auto_repair.isChecked()
         self.controller.solve(question, method, repair=repair, settings=self.settings, data=self._data)
 
@@ -359,6 +361,10 @@ class MainWindow(QMainWindow):
 
     def _on_run_shown(self, run: RunView) -> None:
         self._last_run = run
+        if self._vote_size > 1 and self.controller.is_busy and self._vote_seen:
+            self._live_answers.append(run_answer(run))
+            tally = vote(self._live_answers)
+            self.output_pane.update_live_sample(self._vote_seen, self._live_answers[-1], tally)
         self.output_pane.show_output(run.text)
         self.editor.mark_error_line(run.error_line or 0)
         self.isolation_label.setText(f"sandbox: {run.isolation}")

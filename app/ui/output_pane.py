@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.reasoning.answer_table import AnswerTable
 from app.reasoning.numbers import vote_key
-from app.reasoning.solution import Solution
+from app.reasoning.solution import Solution, Vote
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
@@ -171,6 +171,16 @@ class OutputPane(QWidget):
         self.samples.addItem(item)
         if number == 1:
             self.tabs.setCurrentWidget(self.samples)
+
+    def update_live_sample(self, number: int, answer: str | None, tally: list[Vote]) -> None:
+        """A vote's program has run: its answer in its line, and the tally so far."""
+        item = self.samples.item(number - 1)
+        if item is not None:
+            said = display_text(answer) if answer is not None else "failed"
+            item.setText(item.text().removesuffix(" …") + f": {said}")
+        so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in tally) or "no answers yet"
+        self.votes.setText(f"Vote so far: {so_far}")
+        self.votes.setVisible(True)
 
     def show_samples(self, solution: Solution) -> None:
         """Each program of a vote with its answer, those that agree with the winner marked."""

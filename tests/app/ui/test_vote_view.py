@@ -21,10 +21,13 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
     window.controller.program.connect(
         lambda _p: live.append(window.output_pane.samples.item(window.output_pane.samples.count() - 1).text())
     )
+    tallies: list[str] = []
+    window.controller.run_shown.connect(lambda _run: tallies.append(window.output_pane.votes.text()))
     window.question.setPlainText("Three pens at $4: how much?")
     with qtbot.waitSignal(window.controller.solved, timeout=60_000):
         window.solve()
     assert live[:2] == ["Program 1 of 5 …", "Program 2 of 5 …"]
+    assert tallies[:3] == ["Vote so far: 12 ×1", "Vote so far: 12 ×1, 11 ×1", "Vote so far: 12 ×1, 11 ×1"]
     samples = window.output_pane.samples
     texts = [samples.item(i).text() for i in range(samples.count())]
     assert texts == [
