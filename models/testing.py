@@ -47,6 +47,7 @@ class ScriptedModel:
         self.parallel_sequences = parallel
         self.grammar_supported = grammar  # False: stands in for a server that takes no grammar
         self.batches: list[int] = []  # the size of each generate_batch call
+        self.closed = False
 
     @property
     def name(self) -> str:
@@ -92,3 +93,4 @@ class ScriptedModel:
 
     def close(self) -> None:
         self._replies.clear()
+        self.closed = True

@@ -121,9 +121,13 @@ class SolveController(QObject):
             return factory(lambda done, total: report(LoadProgress(done, total)))
 
         def loaded(model: LanguageModel) -> None:
-            if not self._closed:
-                self.model = model
-                self.model_ready.emit(model.name)
+            if self._closed:
+                model.close()
+                return
+            previous, self.model = self.model, model
+            if previous is not None and previous is not model:
+                previous.close()  # a reload (other settings): the old weights are freed, not left to the collector
+            self.model_ready.emit(model.name)
 
         self.phase.emit("Loading the model…")
         self._background.submit(

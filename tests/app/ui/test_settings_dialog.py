@@ -56,10 +56,12 @@ def test_an_unusable_file_is_explained_and_not_selected(qtbot: QtBot, private_da
 def test_applying_settings_saves_them_and_reloads_the_model(
     qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
 ) -> None:
-    window = make_window(ScriptedModel([]))
+    first = ScriptedModel([])
+    window = make_window(first)
     with qtbot.waitSignal(window.controller.model_ready, timeout=30_000) as blocker:
         window.apply_settings(Settings(n_ctx=8192, time_s=0.5))
     assert blocker.args == ["reloaded 8192"]
+    assert first.closed  # the model it replaced is freed, not left behind
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["version"] == 1 and saved["settings"]["n_ctx"] == 8192
     window.editor.setPlainText("while True:\n    pass")
