@@ -69,11 +69,11 @@ class LocalModel:
     def format_prompt(self, request: GenerationRequest) -> str:
         """The exact text the model sees: the chat template applied, or the raw prompt."""
         if request.prompt is not None:
-            return request.prompt
+            return request.prompt + request.assistant_prefix
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
         if self._formatter is None:  # a base model: plain turns
-            return "\n\n".join(m["content"] for m in messages) + "\n\n"
-        return str(self._formatter(messages=messages).prompt)
+            return "\n\n".join(m["content"] for m in messages) + "\n\n" + request.assistant_prefix
+        return str(self._formatter(messages=messages).prompt) + request.assistant_prefix
 
     def cancel(self) -> None:
         self._cancel.set()

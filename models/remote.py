@@ -182,10 +182,12 @@ class RemoteModel:
             "stream_options": {"include_usage": True},
         }
         if request.prompt is not None:
-            endpoint, body["prompt"] = "completions", request.prompt
+            endpoint, body["prompt"] = "completions", request.prompt + request.assistant_prefix
         else:
             endpoint = "chat/completions"
             body["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
+            if request.assistant_prefix:  # a final assistant turn, which llama.cpp's and vLLM's servers continue
+                body["messages"].append({"role": "assistant", "content": request.assistant_prefix})
         if self.model:
             body["model"] = self.model
         if request.seed is not None:

@@ -42,6 +42,9 @@ class GenerationRequest:
     stop: tuple[str, ...] = ()
     grammar: str | None = None
     stop_after_code_block: bool = False  # end once a closed ``` block has arrived (batched decoding)
+    # The reply is taken to begin with this text and the model continues it (only the continuation
+    # is returned): a way to ask for the rest of one line without another instruction.
+    assistant_prefix: str = ""
     logit_bias: Mapping[int, float] = field(default_factory=dict)
     token_bias: Mapping[str, float] = field(default_factory=dict)
 
@@ -59,8 +62,9 @@ class GenerationRequest:
     def as_text(self) -> str:
         """The request as readable text (for logs and scripted models)."""
         if self.prompt is not None:
-            return self.prompt
-        return "\n\n".join(f"[{m.role}]\n{m.content}" for m in self.messages)
+            return self.prompt + self.assistant_prefix
+        turns = "\n\n".join(f"[{m.role}]\n{m.content}" for m in self.messages)
+        return turns + (f"\n\n[assistant, continued]\n{self.assistant_prefix}" if self.assistant_prefix else "")
 
 
 @dataclass(frozen=True)

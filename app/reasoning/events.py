@@ -49,6 +49,7 @@ PHASES = {
     "program": "Writing the program",
     "repair": "Repairing the program",
     "finish": "Finishing from ans",
+    "ans line": "Asking for the line that sets ans",
     "reasoning": "Reasoning in words",
     "emulate": "Emulating a line the program cannot run",
     "propositions": "Listing the key propositions",

@@ -5,9 +5,9 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
 
     pal+repair   PAL; one repair call when the program fails
     pal+shots    PAL with the longer prompt of worked examples (also pot+shots)
-    pal+grammar  the reply is forced to be exactly one fenced Python block (pot: one assigning ans,
-                 pot's default wherever the model takes a grammar)
-    pot+free     PoT decoded without the grammar (the spec's plain decoding)
+    pal+grammar  the reply is forced to be exactly one fenced Python block (pot: one assigning ans)
+    pot+free     PoT exactly as specified: a program without `ans` fails (by default the model
+                 is asked for the missing last line, `ans = …`, before it runs)
     pot+nocomment  tokens starting with `#` biased by -2 (the PoT paper's zero-shot setting)
     pot+finish   PoT with the finishing step
     +fallback    when every program fails, answer by chain of thought (labelled as such)
@@ -158,8 +158,8 @@ def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
 def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
     return solve_pot(
         question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
-        grammar=True if "grammar" in options else False if "free" in options else None,
-        nocomment="nocomment" in options, time_s=c.limits.time_s,
+        grammar="grammar" in options, ans_line="free" not in options, nocomment="nocomment" in options,
+        time_s=c.limits.time_s,
         memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
     )  # fmt: skip
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from app.data import DataSet
 from app.data.describe import describe
 from app.reasoning import prompts
-from app.reasoning.events import EventHandler
-from app.reasoning.extract import answer_line
+from app.reasoning.events import EventHandler, ProgramExtracted
+from app.reasoning.extract import answer_line, assigned_names
 from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
 from app.reasoning.numbers import format_answer, format_float
 from app.reasoning.session import (
@@ -34,11 +34,8 @@ from models.types import LanguageModel, takes_grammar
 from sandbox import CapturedValue, Sandbox
 
 COMMENT_BIAS = -2.0
-# The spec's prompt and stop rule are kept; only decoding is constrained so that the one fenced
-# block assigns `ans` (grammars.PYTHON_BLOCK_WITH_ANS). Measured on the embedded model
-# (docs/results.md, "PoT that binds ans"): without it 9 of 50 GSM8K programs and most AQuA
-# programs printed instead of setting ans.
-GRAMMAR_BY_DEFAULT = True
+ANS_LINE_TOKENS = 64
+ANS_LINE_NOTE = "the program did not set ans, so its last line `ans =` was asked of the model separately"
 
 
 def solve_pot(
@@ -48,8 +45,9 @@ def solve_pot(
     *,
     finish: bool = False,
     shots: bool = False,
-    grammar: bool | None = None,
+    grammar: bool = False,
     nocomment: bool = False,
+    ans_line: bool = True,
     time_s: float = 5.0,
     memory_mb: int = 512,
     temperature: float = 0.0,
@@ -59,9 +57,14 @@ def solve_pot(
     data: DataSet | None = None,
 ) -> Solution:
     """PoT; `shots` uses the prompt with more worked examples, `grammar` forces one fenced block
-    that assigns `ans` (None: whenever the model takes a grammar — the default, see below),
-    `nocomment` biases tokens starting with `#` by -2 (the PoT paper's zero-shot setting);
-    `sampling` (else `temperature`) sets how the model samples."""
+    that assigns `ans` (where the model takes a grammar), `nocomment` biases tokens starting with
+    `#` by -2 (the PoT paper's zero-shot setting); `sampling` (else `temperature`) sets how the
+    model samples.
+
+    `ans_line` (the default): a program that never assigns `ans` is continued by the model from
+    `ans =` on a new line, one line long, before it runs — the spec's prompt and stop rule stay;
+    measured in docs/results.md ("PoT that binds ans") against the grammar, which let the model
+    write on to its token limit instead."""
     session = SolveSession(
         model,
         sandbox,
@@ -73,10 +76,9 @@ def solve_pot(
         data=data.wire if data is not None else None,
     )
     draft = Draft(question, "pot+finish" if finish else "pot")
-    if grammar is None:
-        grammar = GRAMMAR_BY_DEFAULT and takes_grammar(model)
-        if GRAMMAR_BY_DEFAULT and not grammar:  # said with the answer, in the window and in --json
-            draft.notes.append("decoded without PoT's grammar: this model server takes none, so ans may be missing")
+    if grammar and not takes_grammar(model):  # said with the answer, in the window and in --json
+        grammar = False
+        draft.notes.append("decoded without PoT's grammar: this model server takes none")
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pot-data", schema=describe(data), question=question)
     else:
@@ -85,8 +87,28 @@ def solve_pot(
         grammar=PYTHON_BLOCK_WITH_ANS if grammar else None, token_bias={"#": COMMENT_BIAS} if nocomment else {}
     )
     return conclude(
-        session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish)
+        session,
+        draft,
+        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish, ans_line=ans_line),
     )
+
+
+def _with_ans_line(session: SolveSession, draft: Draft, prompt: str, program: str) -> str:
+    """The program with the line `ans = …` the model writes when its reply is continued from there
+    (the same prompt; the reply so far is the program and `ans =`). Unchanged if nothing comes."""
+    prefix = f"```python\n{program}\nans ="
+    line = session.ask(
+        "ans line", prompt, max_tokens=ANS_LINE_TOKENS, stop_after_program=False, stop=("\n", "```"),
+        assistant_prefix=prefix,
+    )  # fmt: skip
+    line = line.split("\n", 1)[0].rstrip()
+    if not line.strip():
+        return program
+    completed = f"{program}\nans ={line}"
+    draft.programs[-1] = completed
+    draft.notes.append(ANS_LINE_NOTE)
+    session.emit(ProgramExtracted(completed, 1))
+    return completed
 
 
 def ans_text(value: CapturedValue) -> str:
@@ -104,9 +126,11 @@ def ans_text(value: CapturedValue) -> str:
 
 
 def _solve(
-    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, finish: bool
+    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, finish: bool, ans_line: bool
 ) -> tuple[SolveStatus, str | None]:
     program = first_program(session, draft, prompt, decoding)
+    if ans_line and "ans" not in assigned_names(program):
+        program = _with_ans_line(session, draft, prompt, program)
     result = session.run(program, 1, capture=("ans",))
     draft.output, draft.isolation = result.stdout, result.isolation.value
     draft.error, draft.error_line = result.error, result.error_line

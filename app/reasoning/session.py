@@ -131,6 +131,7 @@ class SolveSession:
         stop_after_program: bool,
         decoding: Decoding | None = None,
         stop: tuple[str, ...] = (),
+        assistant_prefix: str = "",
     ) -> str:
         """One model call with `prompt` as the user message; returns the reply text.
 
@@ -150,6 +151,7 @@ class SolveSession:
             stop_after_code_block=stop_after_program,
             grammar=decoding.grammar,
             token_bias=decoding.token_bias,
+            assistant_prefix=assistant_prefix,
         )
         parts: list[str] = []
         started = time.monotonic()

@@ -34,10 +34,10 @@ def test_cancel_during_execution(sandbox: Sandbox) -> None:
     timer.start()
     started = time.monotonic()
     solution = solve_pot(
-        "q", ScriptedModel(["```python\nwhile True:\n    pass\n```"]), sandbox, time_s=20, cancel=token
+        "q", ScriptedModel(["```python\nwhile True:\n    pass\nans = 1\n```"]), sandbox, time_s=20, cancel=token
     )
     timer.join()
     assert solution.status is SolveStatus.CANCELLED
     assert time.monotonic() - started < 5
-    assert solution.program == "while True:\n    pass"
+    assert solution.program == "while True:\n    pass\nans = 1"
     assert sandbox.run("ans = 1").ok  # the sandbox is fine afterwards

@@ -34,3 +34,22 @@ def test_iipc_runs_its_whole_construction(local_model: LocalModel, sandbox: Sand
     assert kinds[0] == "propositions" and kinds[-2:] == ["reasoning", "integration"]
     assert {"program", "run", "validation"} <= set(kinds)
     assert solution.answer == "31"
+
+
+def test_the_model_writes_the_missing_ans_line(local_model: LocalModel, sandbox: Sandbox) -> None:
+    """PoT's default on the real model: a program that prints instead of setting `ans` is
+    continued from `ans =` (the chat template, then the program, then the open line)."""
+    from app.reasoning import prompts
+    from app.reasoning.pot import _with_ans_line
+    from app.reasoning.session import SolveSession
+    from app.reasoning.solution import Draft
+
+    question = "Tom has 5 apples and buys 7 more. How many apples does he have?"
+    program = "apples = 5\nbought = 7\ntotal = apples + bought\nprint(total)"
+    session, draft = SolveSession(local_model, sandbox), Draft(question, "pot")
+    draft.programs.append(program)
+    completed = _with_ans_line(session, draft, prompts.fill("pot", question=question), program)
+    assert completed.startswith(program + "\nans =") and completed.count("\n") == program.count("\n") + 1
+    result = sandbox.run(completed)
+    assert result.ok and result.values["ans"].json == 12, completed
+    assert session.calls[0].purpose == "ans line" and session.calls[0].completion_tokens < 20

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.reasoning import SolveStatus, solve_pot
 from app.reasoning.methods import solve
+from app.reasoning.pot import ANS_LINE_NOTE
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -15,7 +16,7 @@ def test_ans_not_printed_output_is_the_answer(sandbox: Sandbox) -> None:
 
 
 def test_missing_ans_is_a_clear_failure(sandbox: Sandbox) -> None:
-    solution = solve_pot("q", ScriptedModel(["```python\nresult = 42\n```"]), sandbox)
+    solution = solve_pot("q", ScriptedModel(["```python\nresult = 42\n```"]), sandbox, ans_line=False)
     assert solution.status is SolveStatus.NO_ANS
     assert solution.answer is None
     assert "did not set a variable called ans" in (solution.error or "")
@@ -56,7 +57,7 @@ def test_finish_takes_the_last_answer_line(sandbox: Sandbox) -> None:
 
 
 def test_without_ans_the_printed_output_is_offered_not_taken(sandbox: Sandbox) -> None:
-    model = ScriptedModel(['```python\nprint("5/12")\n```'])
+    model = ScriptedModel(['```python\nprint("5/12")\n```', ""])  # and no line `ans =` either
     solution = solve_pot("What fraction is left?", model, sandbox)
     assert solution.status is SolveStatus.NO_ANS and solution.answer is None
     assert solution.alternative == "5/12"
@@ -66,24 +67,40 @@ def test_without_ans_the_printed_output_is_offered_not_taken(sandbox: Sandbox) -
 
 
 def test_without_ans_and_without_output_nothing_is_offered(sandbox: Sandbox) -> None:
-    solution = solve_pot("q", ScriptedModel(["```python\nx = 3\n```"]), sandbox)
+    solution = solve_pot("q", ScriptedModel(["```python\nx = 3\n```"]), sandbox, ans_line=False)
     assert solution.status is SolveStatus.NO_ANS and solution.alternative is None
 
 
-def test_pot_constrains_decoding_to_a_block_that_sets_ans_where_the_model_can(sandbox: Sandbox) -> None:
-    from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
+def test_a_program_without_ans_gets_its_last_line_from_the_model(sandbox: Sandbox) -> None:
+    model = ScriptedModel(
+        ["```python\nper_box = 6\nboxes = 3\nsold = per_box * boxes\nprint(24 - sold)\n```", " 24 - sold\n"]
+    )
+    solution = solve_pot("A baker made 24 muffins and sold 3 boxes of 6. How many are left?", model, sandbox)
+    assert solution.answer == "6" and solution.status is SolveStatus.ANSWERED
+    assert solution.program is not None and solution.program.endswith("print(24 - sold)\nans = 24 - sold")
+    continued = model.requests[1]
+    assert continued.assistant_prefix.endswith("print(24 - sold)\nans =") and continued.stop == ("\n", "```")
+    assert [call.purpose for call in solution.calls] == ["program", "ans line"]
+    assert solution.notes == (ANS_LINE_NOTE,)
 
-    model = ScriptedModel(["```python\nans = 2 + 3\n```"])
-    solution = solve_pot("What is 2 + 3?", model, sandbox)
-    assert model.requests[0].grammar == PYTHON_BLOCK_WITH_ANS and solution.notes == ()
-    free = ScriptedModel(["```python\nans = 2 + 3\n```"])
-    solve("What is 2 + 3?", "pot+free", free, sandbox)
-    assert free.requests[0].grammar is None  # the spec's plain decoding, one option away
+
+def test_a_program_with_ans_needs_no_second_call(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nans = 6\n```"])
+    assert solve_pot("q", model, sandbox).answer == "6" and len(model.calls) == 1
+
+
+def test_pot_free_is_the_spec_exactly(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nprint(6)\n```", " 6"])
+    solution = solve("q", "pot+free", model, sandbox)
+    assert solution.status is SolveStatus.NO_ANS and len(model.calls) == 1
 
 
 def test_a_server_without_grammars_falls_back_and_says_so(sandbox: Sandbox) -> None:
-    model = ScriptedModel(["```python\nprint(5)\n```"], grammar=False)
-    solution = solve("What is 2 + 3?", "pot", model, sandbox)
-    assert model.requests[0].grammar is None
+    model = ScriptedModel(["```python\nans = 5\n```"], grammar=False)
+    solution = solve("What is 2 + 3?", "pot+grammar", model, sandbox)
+    assert model.requests[0].grammar is None and solution.answer == "5"
     assert solution.notes and "takes none" in solution.notes[0]
     assert solution.to_json()["notes"] == list(solution.notes)
+    grammar_model = ScriptedModel(["```python\nans = 5\n```"])
+    solve("What is 2 + 3?", "pot+grammar", grammar_model, sandbox)
+    assert grammar_model.requests[0].grammar is not None

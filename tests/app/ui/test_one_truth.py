@@ -92,7 +92,7 @@ def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
 def test_pot_without_ans_offers_the_printed_output_with_its_label(
     qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
 ) -> None:
-    window = make_window(ScriptedModel(['```python\nprint("5/12")\n```']))
+    window = make_window(ScriptedModel(['```python\nprint("5/12")\n```', ""]))  # nor a line `ans =`
     window.method.setCurrentIndex(window.method.findData("pot"))
     window.question.setPlainText("What fraction is left?")
     with qtbot.waitSignal(window.controller.solved, timeout=30_000):
