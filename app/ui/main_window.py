@@ -14,11 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QUrl
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
-from app.data import DataSet
 from app.export import export_text
 from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
@@ -27,7 +26,8 @@ from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method, vote
 from app.reasoning.runs import RunView, run_answer, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
-from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, data_file_path, export_path
+from app.ui.data_files import DataFiles
+from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, export_path
 from app.ui.history_panel import HistoryPanel
 from app.ui.layouts import column
 from app.ui.output_pane import OutputPane
@@ -36,7 +36,8 @@ from app.ui.program_pane import ProgramPane
 from app.ui.question_pane import QuestionPane
 from app.ui.restore_bar import RestoreBar
 from app.ui.settings_dialog import SettingsDialog
-from app.ui.welcome import WelcomeDialog
+from app.ui.welcome import WelcomeDialog, open_welcome, when_ready
+from app.ui.window_layout import WindowLayout
 from app.ui.work_keeper import WorkKeeper
 
 _STATUS_LABEL_WIDTH = 320
@@ -44,9 +45,6 @@ NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
 )
-# The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
-_DEFAULT_SIZE = (1320, 740)
-_SCREEN_MARGIN = 40
 
 
 class MainWindow(QMainWindow):
@@ -75,16 +73,16 @@ class MainWindow(QMainWindow):
         self._last_run: RunView | None = None
         self._trace: list[dict[str, Any]] | None = None
         self._before_repair: str | None = None  # the program a requested repair would replace
-        self._data: DataSet | None = None  # the open data file, which questions and runs compute over
-        self._data_path: Path | None = None
         self._ready_text = "Ready."
         self._vote_size, self._vote_seen = 1, 0  # a vote in progress: how many programs, how many so far
         self._live_answers: list[str | None] = []  # and what each program that ran gave
         self._build()
         self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
+        self.data_files = DataFiles(controller, self.question_pane, self)
         self.ticker = PhaseTicker(self)
         self._connect()
-        self._restore_layout()
+        self.layout_keeper.restore()
+        self.question_pane.pick_method(self._layout_store.value("solve/method", DEFAULT_METHOD))
         if not self.work_keeper.offer(crash_report) and crash_report:
             self._show_status(f"PAL Studio stopped unexpectedly last time; the report is in {crash_report}.")
         self.welcome: WelcomeDialog | None = None
@@ -113,7 +111,8 @@ class MainWindow(QMainWindow):
         for label in (self.model_label, self.speed_label, self.isolation_label):
             label.setMaximumWidth(_STATUS_LABEL_WIDTH)  # a long model name is cut, not a wider window
             self.statusBar().addPermanentWidget(label)
-        self.reset_layout()  # last: it measures the finished window against the screen
+        self.layout_keeper = WindowLayout(self, self.splitter, self.history_panel, self._layout_store)
+        self.layout_keeper.reset()  # last: it measures the finished window against the screen
 
     def _connect(self) -> None:
         c, keeper = self.controller, self.work_keeper
@@ -131,10 +130,8 @@ class MainWindow(QMainWindow):
         c.failed.connect(lambda message: self._show_status(f"Something went wrong: {message}"))
         c.history_changed.connect(self.history_panel.refresh)
         c.isolation.connect(self._on_isolation)
-        c.data_opened.connect(self._on_data_opened)
-        c.data_failed.connect(lambda message: self._show_status(f"That data file cannot be used: {message}"))
-        self.question_pane.open_data_button.clicked.connect(self.choose_data_file)
-        self.question_pane.remove_data_button.clicked.connect(self.remove_data)
+        self.data_files.status.connect(self._show_status)
+        self.data_files.changed.connect(keeper.changed)
         self.output_pane.table_view.export_requested.connect(self._on_table_export_requested)
         self.ticker.text.connect(self._show_status)
         self.history_panel.reopen.connect(self._on_history_reopen)
@@ -160,44 +157,13 @@ class MainWindow(QMainWindow):
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
                      ("Alt+1", self.question.setFocus), ("Alt+2", self.editor.setFocus),
-                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.choose_data_file))  # fmt: skip
+                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.data_files.choose))  # fmt: skip
         for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
 
-    # -- layout -----------------------------------------------------------------------------
-
     def reset_layout(self) -> None:
-        """The default size, shrunk to the screen and centred on it; the program and answer get the room."""
-        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
-        if self.minimumSizeHint().width() > screen.width():  # e.g. 1366 px at 150 %: 910 px to fill
-            self.history_panel.setVisible(False)  # Ctrl+H or Ctrl+F bring it back
-            layout = self.layout()
-            if layout is not None:
-                layout.activate()  # the smaller minimum applies to the resize below
-        width = min(_DEFAULT_SIZE[0], screen.width() - _SCREEN_MARGIN)
-        height = min(_DEFAULT_SIZE[1], screen.height() - _SCREEN_MARGIN)
-        self.resize(width, height)
-        self.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
-        self.splitter.setSizes([round(width * share) for share in (0.14, 0.24, 0.31, 0.31)])
-
-    def _restore_layout(self) -> None:
-        geometry, splitter = self._layout_store.value("window/geometry"), self._layout_store.value(self._splitter_key())
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
-            # A geometry saved on a bigger screen (or another scaling) must not leave the window off this one.
-            if (
-                self.width() > screen.width()
-                or self.height() > screen.height()
-                or not screen.intersects(self.geometry())
-            ):
-                self.reset_layout()
-        if splitter is not None:
-            self.splitter.restoreState(splitter)
-        self.question_pane.pick_method(self._layout_store.value("solve/method", DEFAULT_METHOD))
-
-    def _splitter_key(self) -> str:
-        return f"window/splitter-{self.splitter.count()}"  # a layout with other panes starts afresh
+        """The default size, shrunk to the screen and centred on it."""
+        self.layout_keeper.reset()
 
     def search_history(self) -> None:
         """Ctrl+F: the history's search box (the history is shown first if it was hidden)."""
@@ -222,7 +188,8 @@ class MainWindow(QMainWindow):
             self._show_status("Type a question first.")
             return
         method = self.question_pane.method_name()
-        if self._data is not None and Method.parse(method).base not in DATA_METHODS:
+        data = self.data_files.data
+        if data is not None and Method.parse(method).base not in DATA_METHODS:
             self._show_status("Questions about a data file need a program: choose a PAL or PoT method.")
             return
         self.program_pane.start_over()
@@ -230,7 +197,7 @@ class MainWindow(QMainWindow):
         self._vote_size, self._vote_seen = Method.parse(method).samples, 0
         self._live_answers = []
         repair = self.auto_repair.isChecked()
-        self.controller.solve(question, method, repair=repair, settings=self.settings, data=self._data)
+        self.controller.solve(question, method, repair=repair, settings=self.settings, data=data)
 
     def run_program(self, *, trace: bool = False) -> None:
         code = self.editor.toPlainText()
@@ -238,8 +205,9 @@ class MainWindow(QMainWindow):
             return
         self.program_pane.clear_marks()  # a plain run emulates nothing
         self.controller.run_program(
-            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve, data=self._data
-        )
+            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve,
+            data=self.data_files.data,
+        )  # fmt: skip
 
     def trace_program(self) -> None:
         """Run the program recording every step, then show the stepper."""
@@ -271,35 +239,26 @@ class MainWindow(QMainWindow):
             self.model_label.setText("model: loading…")
             self.controller.load_model(self._factory_for(settings))
 
-    def choose_data_file(self) -> None:
-        """Ctrl+O: pick a data file to ask questions about."""
-        path = data_file_path(self)
-        if path is not None:
-            self.open_data_file(path)
-
     def open_data_file(self, path: Path) -> None:
-        self.controller.open_data(path)
+        self.data_files.open(path)
 
     def remove_data(self) -> None:
-        self._data = self._data_path = None
-        self.question_pane.show_data(None)
-        self.work_keeper.changed()
-        self._show_status("The data file was removed; questions are answered without it.")
+        self.data_files.remove()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
-        if _dropped_file(event.mimeData().urls()) is not None:
+        if DataFiles.dropped(event.mimeData().urls()) is not None:
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt's name)
-        path = _dropped_file(event.mimeData().urls())
+        path = DataFiles.dropped(event.mimeData().urls())
         if path is not None:
             event.acceptProposedAction()
-            self.open_data_file(path)
+            self.data_files.open(path)
 
     def current_work(self) -> dict[str, str]:
         """What a crash must not lose: the question, the program as edited and what it gave."""
         return {
-            "data_file": str(self._data_path or ""),
+            "data_file": str(self.data_files.path or ""),
             "question": self.question.toPlainText(),
             "table": self.table.toPlainText(),
             "program": self.editor.toPlainText(),
@@ -393,7 +352,7 @@ class MainWindow(QMainWindow):
 
     def _on_work_restored(self, work: dict[str, str]) -> None:
         if work.get("data_file") and Path(work["data_file"]).is_file():
-            self.open_data_file(Path(work["data_file"]))
+            self.data_files.open(Path(work["data_file"]))
         self.question.setPlainText(work.get("question", ""))
         self.table.setPlainText(work.get("table", ""))
         self.editor.setPlainText(work.get("program", ""))
@@ -401,12 +360,6 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(work.get("output", ""))
         self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
         self._show_status(self._ready_text)
-
-    def _on_data_opened(self, data: DataSet, path: Path) -> None:
-        self._data, self._data_path = data, path
-        self.question_pane.show_data(data)
-        self.work_keeper.changed()
-        self._show_status(f"Opened {data.summary}. Ask a question about it; the program will read every row.")
 
     def _on_table_export_requested(self) -> None:
         table = table_of(self._solution.variables) if self._solution else None
@@ -474,26 +427,13 @@ class MainWindow(QMainWindow):
         return True
 
     def _open_welcome(self) -> None:
-        """The first-run guide, beside the window (never modal)."""
-        welcome = self.welcome = WelcomeDialog(self.paths.first_run_marker, self)
-        c = self.controller
-        c.load_progress.connect(welcome.on_load_progress)
-        c.model_ready.connect(welcome.on_model_ready)
-        c.model_failed.connect(welcome.on_model_failed)
-        c.isolation.connect(welcome.on_isolation)
-        welcome.sample_requested.connect(self._on_sample_requested)
-        welcome.show()
+        """The first-run guide, beside the window (never modal); its sample is solved once the model is there."""
+        self.welcome = open_welcome(self.paths.first_run_marker, self.controller, self)
+        self.welcome.sample_requested.connect(self._on_sample_requested)
 
     def _on_sample_requested(self, question: str) -> None:
         self.question.setPlainText(question)
-        if self.controller.model is not None:
-            self.solve()
-        else:  # solve as soon as the model is there
-            self.controller.model_ready.connect(self._solve_once_ready)
-
-    def _solve_once_ready(self, _name: str) -> None:
-        self.controller.model_ready.disconnect(self._solve_once_ready)
-        self.solve()
+        when_ready(self.controller, self.solve)
 
     def _show_status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -511,18 +451,7 @@ class MainWindow(QMainWindow):
             return
         if busy:
             self.work_keeper.keep_for_next_start()
-        self._layout_store.setValue("window/geometry", self.saveGeometry())
-        self._layout_store.setValue(self._splitter_key(), self.splitter.saveState())
-        self._layout_store.sync()
+        self.layout_keeper.save()
         self.controller.shutdown()
         self.work_keeper.close()
         super().closeEvent(event)
-
-
-_DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson"}
-
-
-def _dropped_file(urls: list[QUrl]) -> Path | None:
-    """The one local data file among dropped items (a .xls is let through to be refused in words)."""
-    paths = [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
-    return paths[0] if len(paths) == 1 and paths[0].suffix.lower() in _DATA_SUFFIXES else None

@@ -7,10 +7,13 @@ Shown beside the main window, never blocking it. Signals: sample_requested(str).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from app.ui.controller import SolveController
 
 SAMPLE = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
 _ISOLATION_WORDS = {
@@ -86,3 +89,27 @@ class WelcomeDialog(QDialog):
     def _on_sample_clicked(self) -> None:
         self.sample_requested.emit(SAMPLE)
         self.accept()
+
+
+def open_welcome(marker: Path, controller: SolveController, parent: QWidget) -> WelcomeDialog:
+    """The guide, shown beside `parent` and following the controller's model and sandbox news."""
+    welcome = WelcomeDialog(marker, parent)
+    controller.load_progress.connect(welcome.on_load_progress)
+    controller.model_ready.connect(welcome.on_model_ready)
+    controller.model_failed.connect(welcome.on_model_failed)
+    controller.isolation.connect(welcome.on_isolation)
+    welcome.show()
+    return welcome
+
+
+def when_ready(controller: SolveController, action: Callable[[], None]) -> None:
+    """`action` now if the model is loaded, else once it is (once)."""
+    if controller.model is not None:
+        action()
+        return
+
+    def once(_name: str) -> None:
+        controller.model_ready.disconnect(once)
+        action()
+
+    controller.model_ready.connect(once)

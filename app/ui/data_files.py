@@ -1,0 +1,61 @@
+"""The data file the window's questions are about: opened with Ctrl+O, a button or a drop (read
+off the UI thread by the controller), shown in the Question pane, removed with a click.
+
+Signals: status(str), changed() (the open file changed: the autosave records its path).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtWidgets import QWidget
+
+from app.data import DataSet
+from app.ui.controller import SolveController
+from app.ui.dialogs import data_file_path
+from app.ui.question_pane import QuestionPane
+
+_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson"}  # .xls: to be refused in words
+
+
+class DataFiles(QObject):
+    status = Signal(str)
+    changed = Signal()
+
+    def __init__(self, controller: SolveController, pane: QuestionPane, window: QWidget) -> None:
+        super().__init__(window)
+        self._controller, self._pane, self._window = controller, pane, window
+        self.data: DataSet | None = None
+        self.path: Path | None = None
+        controller.data_opened.connect(self._on_data_opened)
+        controller.data_failed.connect(lambda message: self.status.emit(f"That data file cannot be used: {message}"))
+        pane.open_data_button.clicked.connect(self.choose)
+        pane.remove_data_button.clicked.connect(self.remove)
+
+    def choose(self) -> None:
+        """Ctrl+O: pick a data file to ask questions about."""
+        path = data_file_path(self._window)
+        if path is not None:
+            self.open(path)
+
+    def open(self, path: Path) -> None:
+        self._controller.open_data(path)
+
+    def remove(self) -> None:
+        self.data = self.path = None
+        self._pane.show_data(None)
+        self.changed.emit()
+        self.status.emit("The data file was removed; questions are answered without it.")
+
+    @staticmethod
+    def dropped(urls: list[QUrl]) -> Path | None:
+        """The one local data file among dropped items, if that is what was dropped."""
+        paths = [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
+        return paths[0] if len(paths) == 1 and paths[0].suffix.lower() in _SUFFIXES else None
+
+    def _on_data_opened(self, data: DataSet, path: Path) -> None:
+        self.data, self.path = data, path
+        self._pane.show_data(data)
+        self.changed.emit()
+        self.status.emit(f"Opened {data.summary}. Ask a question about it; the program will read every row.")

@@ -1,0 +1,56 @@
+"""Where the window sits and how its panes share it: a default that fits the screen (1366×768
+laptops, 150 % scaling), and the user's own layout remembered between starts — but never one that
+would leave the window off a smaller screen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+
+# The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
+DEFAULT_SIZE = (1320, 740)
+_SCREEN_MARGIN = 40
+_PANE_SHARES = (0.14, 0.24, 0.31, 0.31)  # history, question, program, answer
+
+
+class WindowLayout:
+    def __init__(self, window: QMainWindow, splitter: QSplitter, history: QWidget, store: QSettings) -> None:
+        self._window, self._splitter, self._history, self._store = window, splitter, history, store
+
+    def reset(self) -> None:
+        """The default size, shrunk to the screen and centred on it; the program and answer get the room."""
+        window = self._window
+        screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        if window.minimumSizeHint().width() > screen.width():  # e.g. 1366 px at 150 %: 910 px to fill
+            self._history.setVisible(False)  # Ctrl+H or Ctrl+F bring it back
+            layout = window.layout()
+            if layout is not None:
+                layout.activate()  # the smaller minimum applies to the resize below
+        width = min(DEFAULT_SIZE[0], screen.width() - _SCREEN_MARGIN)
+        height = min(DEFAULT_SIZE[1], screen.height() - _SCREEN_MARGIN)
+        window.resize(width, height)
+        window.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
+        self._splitter.setSizes([round(width * share) for share in _PANE_SHARES])
+
+    def restore(self) -> None:
+        """The layout saved at the last close, if it still fits this screen."""
+        window = self._window
+        geometry, sizes = self._store.value("window/geometry"), self._store.value(self._splitter_key())
+        if geometry is not None:
+            window.restoreGeometry(geometry)
+            screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+            # A geometry saved on a bigger screen (or another scaling) must not leave the window off this one.
+            too_big = window.width() > screen.width() or window.height() > screen.height()
+            if too_big or not screen.intersects(window.geometry()):
+                self.reset()
+        if sizes is not None:
+            self._splitter.restoreState(sizes)
+
+    def save(self) -> None:
+        self._store.setValue("window/geometry", self._window.saveGeometry())
+        self._store.setValue(self._splitter_key(), self._splitter.saveState())
+        self._store.sync()
+
+    def _splitter_key(self) -> str:
+        return f"window/splitter-{self._splitter.count()}"  # a layout with other panes starts afresh
