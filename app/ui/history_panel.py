@@ -35,6 +35,8 @@ class HistoryPanel(QWidget):
         self._history = history
         self.search = QLineEdit(placeholderText="Search past solves")
         self.list = QListWidget()
+        self.list.setWordWrap(True)  # a question wraps to the pane's width instead of running off it
+        self.list.setMinimumWidth(180)
         self.delete_button = QPushButton("Delete")
         layout = QVBoxLayout(self)
         for widget in (QLabel("<b>History</b>"), self.search, self.list, self.delete_button):
@@ -52,7 +54,9 @@ class HistoryPanel(QWidget):
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
             mark = _MARK.get(entry.status, "✗ failed")
             answer = f" → {entry.answer}" if entry.answer else ""
-            item = QListWidgetItem(f"{mark} {entry.question[:60]}{answer}\n   {entry.method}, {when}")
+            question = entry.question if len(entry.question) <= 120 else entry.question[:119] + "…"
+            item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
+            item.setToolTip(entry.question[:2000])
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             self.list.addItem(item)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
@@ -38,6 +37,7 @@ from app.ui.restore_bar import RestoreBar
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.welcome import WelcomeDialog, open_welcome, when_ready
 from app.ui.window_layout import WindowLayout
+from app.ui.work import Work
 from app.ui.work_keeper import WorkKeeper
 
 _STATUS_LABEL_WIDTH = 320
@@ -45,6 +45,19 @@ NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
 )
+
+
+def speed_text(solution: Solution, n_ctx: int) -> str:
+    """The status bar's speed: one call's decoding rate and context; for a vote, the programs'
+    tokens over the vote's time (per-sequence rates in a batch would read as a slow model)."""
+    if not solution.calls:
+        return ""
+    last = solution.calls[-1]
+    used = last.prompt_tokens + last.completion_tokens
+    if solution.samples > 1:
+        tokens = sum(call.completion_tokens for call in solution.calls)
+        return f"{solution.samples} programs, {tokens} tokens in {solution.duration_s:.0f} s, context {used}/{n_ctx}"
+    return f"{last.tokens_per_s:.1f} tokens/s, context {used}/{n_ctx}"
 
 
 class MainWindow(QMainWindow):
@@ -68,10 +81,7 @@ class MainWindow(QMainWindow):
         controller.setParent(self)
         self._factory_for = factory_for
         self._layout_store = QSettings(str(paths.window_state), QSettings.Format.IniFormat)
-        self._solution: Solution | None = None  # what the window shows and exports: a solve, a run or a reopened one
-        self._solve: Solution | None = None  # the last model solve, which a hand-edited program edits
-        self._last_run: RunView | None = None
-        self._trace: list[dict[str, Any]] | None = None
+        self.work = Work()  # the one current piece of work every pane shows
         self._before_repair: str | None = None  # the program a requested repair would replace
         self._ready_text = "Ready."
         self._vote_size, self._vote_seen = 1, 0  # a vote in progress: how many programs, how many so far
@@ -194,6 +204,7 @@ class MainWindow(QMainWindow):
             return
         self.program_pane.start_over()
         self.output_pane.clear()
+        self.work.start_over()
         self._vote_size, self._vote_seen = Method.parse(method).samples, 0
         self._live_answers = []
         repair = self.auto_repair.isChecked()
@@ -205,7 +216,7 @@ class MainWindow(QMainWindow):
             return
         self.program_pane.clear_marks()  # a plain run emulates nothing
         self.controller.run_program(
-            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self._solve,
+            code, settings=self.settings, trace=trace, question=self.full_question(), edits=self.work.solve,
             data=self.data_files.data,
         )  # fmt: skip
 
@@ -214,7 +225,7 @@ class MainWindow(QMainWindow):
         self.run_program(trace=True)
 
     def repair(self) -> None:
-        run = self._last_run
+        run = self.work.last_run
         if self.controller.is_busy or run is None:
             return
         self._before_repair = self.editor.toPlainText()
@@ -222,9 +233,9 @@ class MainWindow(QMainWindow):
 
     def export_to(self, path: Path) -> None:
         """Write the current solve as Markdown, Python or a notebook, chosen by the file's suffix."""
-        if self._solution is None:
+        if self.work.solution is None:
             raise ValueError("nothing to export yet")
-        path.write_text(export_text(self._solution, path.suffix, self._trace), encoding="utf-8")
+        path.write_text(export_text(self.work.solution, path.suffix, self.work.trace), encoding="utf-8")
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
@@ -271,7 +282,7 @@ class MainWindow(QMainWindow):
     def show_solution(self, solution: Solution | None) -> None:
         """The one way a result reaches the panes: a model solve, a hand run or a reopened one.
         Every part comes from `solution`, so nothing of an earlier result stays on screen."""
-        self._solution = solution
+        self.work.solution = solution
         if solution is None:
             return
         self.output_pane.show_answer(solution.answer)
@@ -285,7 +296,7 @@ class MainWindow(QMainWindow):
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 
     def _on_solved(self, solution: Solution) -> None:
-        self._solve, self._trace = solution, None
+        self.work.solved(solution)
         self.stepper.load([], "")
         if solution.program is not None:
             self.editor.setPlainText(solution.program)
@@ -301,10 +312,7 @@ class MainWindow(QMainWindow):
             return
         self._show_status(status_detail(solution))
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
-        if solution.calls:
-            last = solution.calls[-1]
-            used = last.prompt_tokens + last.completion_tokens
-            self.speed_label.setText(f"{last.tokens_per_s:.1f} tokens/s, context {used}/{self.settings.n_ctx}")
+        self.speed_label.setText(speed_text(solution, self.settings.n_ctx))
         self._layout_store.setValue("solve/method", self.method.currentData())
 
     def _on_program(self, program: str) -> None:
@@ -319,7 +327,7 @@ class MainWindow(QMainWindow):
         self._show_status(f"{label} is in the editor: Run (Ctrl+R) or Step (Ctrl+T) it.")
 
     def _on_run_shown(self, run: RunView) -> None:
-        self._last_run = run
+        self.work.ran(run)
         if self._vote_size > 1 and self.controller.is_busy and self._vote_seen:
             self._live_answers.append(run_answer(run))
             tally = vote(self._live_answers)
@@ -329,7 +337,6 @@ class MainWindow(QMainWindow):
         self.isolation_label.setText(f"sandbox: {run.isolation}")
         self.output_pane.show_variables(run.values)
         if run.trace is not None:
-            self._trace = run.trace
             self.output_pane.show_trace(run.trace, run.stdout)
         self.repair_button.setEnabled(not run.ok)
         self._show_status(run.summary)
@@ -339,13 +346,12 @@ class MainWindow(QMainWindow):
             return
         self.repair_view.dismiss()
         self.output_pane.clear()
-        self._trace = None
+        self.work.reopened(solution)
         self.question.setPlainText(solution.question)
         self.table.clear()
         self.question_pane.pick_method(solution.method)
         self.editor.setPlainText(solution.program or "")
         self.output_pane.show_output(solution.output + (f"\n{solution.error}" if solution.error else ""))
-        self._solve = solution if solution.calls else None
         self.show_solution(solution)
         self.output_pane.show_samples(solution)
         self._show_status(f"Reopened a past solve: {solution.message}")
@@ -362,7 +368,7 @@ class MainWindow(QMainWindow):
         self._show_status(self._ready_text)
 
     def _on_table_export_requested(self) -> None:
-        table = table_of(self._solution.variables) if self._solution else None
+        table = table_of(self.work.solution.variables) if self.work.solution else None
         path = csv_path(self) if table is not None else None
         if table is not None and path is not None:
             path.write_text(table.to_csv(), encoding="utf-8")
@@ -378,17 +384,17 @@ class MainWindow(QMainWindow):
 
     def _on_alternative_clicked(self) -> None:
         """The user chose PAL's reading of the output: it becomes the answer, labelled as such."""
-        solution = self._solution
+        solution = self.work.solution
         if solution is None or not solution.alternative:
             return
         chosen = f"{solution.method}, printed output chosen"
-        self._solution = replace(solution, answer=solution.alternative, status=SolveStatus.ANSWERED, method=chosen)
+        self.work.solution = replace(solution, answer=solution.alternative, status=SolveStatus.ANSWERED, method=chosen)
         self.output_pane.show_answer(solution.alternative)
         self.output_pane.show_alternative(None)
         self._show_status("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 
     def _on_export_clicked(self) -> None:
-        if self._solution is None:
+        if self.work.solution is None:
             self._show_status("Solve a question first; then it can be exported.")
             return
         path = export_path(self)

@@ -38,6 +38,7 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
         "Program 5 of 5: 11",
     ]
     assert window.answer.text() == "12" and "12 ×2, 11 ×2" in window.output_pane.votes.text()
+    assert window.speed_label.text().startswith("5 programs, ")  # the vote's rate, not one sequence's
     samples.itemClicked.emit(samples.item(1))
     assert window.editor.toPlainText() == "print(11)"
     assert "Program 2 of 5 is in the editor" in window.status_label.text()
