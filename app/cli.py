@@ -1,6 +1,6 @@
 """`pal-studio` on the command line.
 
-    pal-studio ask [--method METHOD] [--repair] [--finish] [--data FILE] [--model PATH] [--json] QUESTION
+    pal-studio ask [--method METHOD] [--repair] [--finish] [--data FILE] [--model PATH] [--json] [--working] QUESTION
     pal-studio eval DATASET.jsonl [--method M[,M...]] [--limit N] [--offset K] [--samples K]
                     [--out DIR] [--backend URL] [--json]
 
@@ -27,6 +27,7 @@ from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, METHODS_HELP, Limits, Method, MethodError, solve
 from app.reasoning.solve_log import log_solution
+from app.reasoning.working import worked_solution
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel, ModelError
@@ -101,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    ask.add_argument(
+        "--working", action="store_true", help="add the worked solution: each step as prose and LaTeX, with its value"
+    )
     ask.add_argument(
         "--data", type=Path, metavar="FILE",
         help="a CSV/TSV, .xlsx or JSON-lines file the question is about: the model sees its columns and a few rows, "
@@ -201,7 +205,7 @@ def _ask(args: argparse.Namespace, paths: AppPaths) -> int:
         model.close()
     progress.done()
     log_solution(solution, paths.solve_log)
-    _report(solution, args.json)
+    _report(solution, args.json, working=args.working)
     return 0 if solution.answered else 1
 
 
@@ -248,9 +252,13 @@ def load_model(args: argparse.Namespace, progress: Progress) -> LanguageModel:
     return LocalModel(ModelSettings(path, n_ctx=args.ctx, n_threads=args.threads, n_gpu_layers=args.gpu_layers))
 
 
-def _report(solution: Solution, as_json: bool) -> None:
+def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:
+    steps = worked_solution(solution.program, solution.variables, solution.question) if working else []
     if as_json:
-        print(json.dumps(solution.to_json(), ensure_ascii=False))
+        data = solution.to_json()
+        if working:
+            data["working"] = [step.to_json() for step in steps]
+        print(json.dumps(data, ensure_ascii=False))
         return
     calls = f"{len(solution.calls)} model call{'s' if len(solution.calls) != 1 else ''}"
     if solution.answered:
@@ -268,6 +276,10 @@ def _report(solution: Solution, as_json: bool) -> None:
     table = table_of(solution.variables)
     if table is not None:
         print("\nTable:\n" + display_text(table.to_csv()).rstrip() + ("\n…" if table.truncated else ""))
+    if steps:
+        print("\nWorking:")
+        for step in steps:
+            print(f"  {display_text(step.text)}  {display_text(step.latex)}")
     if solution.program:
         print("\nProgram:\n" + display_text(solution.program))
     print(f"\n({solution.method}, {calls}, {solution.duration_s:.1f} s)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.reasoning import Solution
+from app.reasoning.working import worked_solution
 
 _FENCE = "```"
 
@@ -21,6 +22,9 @@ def to_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -
         parts += ["## Output", "", _FENCE, solution.output.rstrip(), _FENCE, ""]
     if solution.error:
         parts += ["## Error", "", _FENCE, solution.error.rstrip(), _FENCE, ""]
+    working = working_markdown(solution, trace)
+    if working:
+        parts += ["## Working", "", working, ""]
     parts += ["## Answer", "", f"**{solution.answer}**" if solution.answer else f"No answer: {solution.message}.", ""]
     if trace:
         parts += ["## Step by step", "", "| step | line | variables |", "|---|---|---|"]
@@ -46,6 +50,9 @@ def to_notebook(solution: Solution) -> Any:
     cells = [nbformat.v4.new_markdown_cell(f"## Question\n\n{solution.question.strip()}")]
     if solution.program:
         cells.append(nbformat.v4.new_code_cell(solution.program.rstrip()))
+    working = working_markdown(solution)
+    if working:
+        cells.append(nbformat.v4.new_markdown_cell(f"## Working\n\n{working}"))
     cells.append(nbformat.v4.new_markdown_cell(f"**Answer:** {solution.answer}" if solution.answer else "No answer."))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -57,6 +64,12 @@ def notebook_text(solution: Solution) -> str:
     import nbformat
 
     return str(nbformat.writes(to_notebook(solution)))
+
+
+def working_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -> str:
+    """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
+    steps = worked_solution(solution.program, solution.variables, solution.question, trace)
+    return "\n".join(f"- {step.text} ${step.latex}$" for step in steps)
 
 
 def _title(question: str) -> str:

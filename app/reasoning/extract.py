@@ -68,22 +68,29 @@ def extract_program(reply: str) -> str | None:
 
 
 def assigned_names(program: str, limit: int = 100) -> list[str]:
-    """Module-level names the program binds, in order (for showing every quantity after a run)."""
+    """Module-level names the program binds, in order — in `if`, `for`, `while`, `with` and `try`
+    blocks too (still module scope), not inside functions (for showing every quantity after a run)."""
     try:
         tree = ast.parse(program)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):
         return []
     names: list[str] = []
-    for node in tree.body:
+    pending: list[ast.stmt] = list(tree.body)
+    while pending and len(names) < limit:
+        node = pending.pop(0)
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = list(node.targets)
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For):
             targets = [node.target]
         for target in targets:
             for leaf in ast.walk(target):
                 if isinstance(leaf, ast.Name) and leaf.id not in names:
                     names.append(leaf.id)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            nested = [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)]
+            handlers = [s for h in getattr(node, "handlers", []) for s in h.body]
+            pending[:0] = nested + handlers  # in program order, before what follows the block
     return names[:limit]
 
 

@@ -23,6 +23,7 @@ from app.reasoning import Solution, SolveStatus
 from app.reasoning.answer_table import table_of, wants_chart
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method, vote
 from app.reasoning.runs import RunView, run_answer, status_detail
+from app.reasoning.working import worked_solution
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
@@ -292,6 +293,8 @@ class MainWindow(QMainWindow):
         self.output_pane.show_how(solution)
         self.output_pane.show_steps(solution)
         self.output_pane.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
+        steps = worked_solution(solution.program, solution.variables, solution.question, self.work.trace)
+        self.output_pane.working.show_steps(steps)
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 

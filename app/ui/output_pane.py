@@ -34,6 +34,7 @@ from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView
+from app.ui.working_view import WorkingView
 from sandbox import CapturedValue
 from sandbox.display import display_text
 
@@ -100,8 +101,10 @@ class OutputPane(QWidget):
         self.steps = QTreeWidget()  # IIPC's timeline, Chain of Code's emulated lines
         self.steps.setHeaderHidden(True)
         self.steps.setWordWrap(True)
+        self.working = WorkingView()  # the worked solution, as mathematics
         self.tabs = QTabWidget()
         self.tabs.addTab(self.output, "Output")
+        self.tabs.addTab(self.working, "Working")
         self.tabs.addTab(self.stepper, "Step through")
         self.tabs.addTab(self.variables, "Variables")
         self.tabs.addTab(self.steps, "Steps")
@@ -125,6 +128,7 @@ class OutputPane(QWidget):
         self.show_variables({})
         self.table_view.show_table(None, chart=False)
         self.samples.clear()
+        self.working.show_steps([])
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""

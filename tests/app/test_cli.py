@@ -95,3 +95,14 @@ def test_a_bad_data_file_is_refused_before_the_model_loads(tmp_path: Path) -> No
     assert done.returncode == 2 and "looks like a binary file" in done.stderr
     done = pal_studio("ask", "--method", "cot", "--data", str(tmp_path / "x.csv"), "What is the total?")
     assert done.returncode == 2 and "needs a program method" in done.stderr
+
+
+def test_ask_with_the_worked_solution_on_the_embedded_model() -> None:
+    question = "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+    done = pal_studio("ask", "--json", "--working", "--method", "pal", question)
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = contract(done.stdout)
+    working = data["working"]
+    assert working and all(set(step) == {"line", "text", "latex", "value"} for step in working)
+    assert any(step["value"] in ("$15", "15") for step in working), working  # the money spent, substituted
+    assert data["answer"] == "8"

@@ -1,0 +1,315 @@
+"""The worked solution a teacher would write, made from the program and what it computed.
+
+Each computed quantity becomes one step: the program's comment above it as prose, then
+mathematics — readable name = expression = the expression with its values substituted = value —
+with numbers shown without float noise. A loop is summarised in one step ("for each of 4 weeks:
+total = total + 12 → 48"), a branch shows its condition, and the last step is the answer.
+
+The program is never run here: values come from the sandbox (the captured variables, and the
+trace when one was recorded). It is parsed with caps (size, node count, nesting); a program
+beyond them, or one that does not parse, has no worked solution.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.reasoning.numbers import format_float
+from sandbox import CapturedValue
+
+MAX_PROGRAM_CHARS = 20_000
+MAX_NODES = 5_000
+MAX_STEPS = 60
+_MONEY_WORDS = re.compile(
+    r"cost|price|money|spent|paid|pay|earn|income|salary|dollar|budget|left|change|profit|revenue"
+)
+
+
+@dataclass(frozen=True)
+class WorkingStep:
+    line: int
+    text: str  # prose: the program's comment, else generated from the line
+    latex: str  # mathtext-safe LaTeX, without $ signs
+    value: str  # the value as shown
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "latex": self.latex, "value": self.value}
+
+
+def worked_solution(
+    program: str | None,
+    variables: dict[str, CapturedValue],
+    question: str = "",
+    trace: list[dict[str, Any]] | None = None,
+) -> list[WorkingStep]:
+    """The steps of `program` with the values the sandbox captured; [] when it cannot be read."""
+    if not program or len(program) > MAX_PROGRAM_CHARS:
+        return []
+    try:
+        tree = ast.parse(program)
+        if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+            return []
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    try:
+        return _Writer(tree, program, variables, question, trace).steps(tree.body)[:MAX_STEPS]
+    except RecursionError:
+        return []
+
+
+class _Writer:
+    def __init__(
+        self,
+        tree: ast.Module,
+        program: str,
+        variables: dict[str, CapturedValue],
+        question: str,
+        trace: list[dict[str, Any]] | None,
+    ) -> None:
+        self.lines = program.splitlines()
+        self.values = {name: _shown(value) for name, value in variables.items()}
+        self.money = "$" in question
+        self.ran = {
+            step["line"] for step in trace or [] if isinstance(step, dict) and isinstance(step.get("line"), int)
+        }
+        lines, self.looped = _assignments(tree)
+        # The lines that bound each name: those that ran, when a trace says which did.
+        self.bound = {name: [n for n in found if not self.ran or n in self.ran] for name, found in lines.items()}
+
+    def steps(self, body: list[ast.stmt]) -> list[WorkingStep]:
+        steps: list[WorkingStep] = []
+        for node in body:
+            steps += self.step(node)
+        return steps
+
+    def step(self, node: ast.stmt) -> list[WorkingStep]:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            return [self.assignment(node, node.targets[0].id, node.value)]
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            return [self.assignment(node, node.target.id, node.value)]
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            name = node.target.id
+            expression = ast.BinOp(left=ast.Name(id=name), op=node.op, right=node.value)
+            return [self.assignment(node, name, expression)]
+        if isinstance(node, ast.For | ast.While):
+            return [self.loop(node)]
+        if isinstance(node, ast.If):
+            return self.branch(node)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _is_print(node.value):
+            return self.printed(node, node.value)
+        if isinstance(node, ast.FunctionDef):  # PAL's `def solution(): ... return x`: its body is the working
+            return self.steps(node.body)
+        if isinstance(node, ast.Return) and node.value is not None:
+            return [WorkingStep(node.lineno, self.comment(node) or "The answer", _latex(node.value, readable=True), "")]
+        return []
+
+    def assignment(self, node: ast.stmt, name: str, expression: ast.expr) -> WorkingStep:
+        final = name not in self.looped and node.lineno == max(self.bound.get(name) or [node.lineno])
+        value = self.values.get(name, "") if final else ""  # an earlier value of a name bound again is unknown
+        parts = [_readable(name), _latex(expression, readable=True)]
+        substituted = _latex(expression, values=self.usable_values())
+        if substituted not in parts:
+            parts.append(substituted)
+        shown = self.with_unit(name, value)
+        if value and _latex_value(shown) not in parts:
+            parts.append(_latex_value(shown))
+        prose = self.comment(node) or (
+            "The answer." if name == "ans" else f"{_readable(name, plain=True).capitalize()}."
+        )
+        return WorkingStep(node.lineno, prose, " = ".join(parts), shown)
+
+    def printed(self, node: ast.stmt, call: ast.Call) -> list[WorkingStep]:
+        """A print: what it shows, with its value when it prints one quantity."""
+        if not call.args:
+            return []
+        shown = ", ".join(_latex(arg, readable=True) for arg in call.args)
+        only = call.args[0]
+        value = self.values.get(only.id, "") if len(call.args) == 1 and isinstance(only, ast.Name) else ""
+        if value and isinstance(only, ast.Name):
+            value = self.with_unit(only.id, value)
+            shown += " = " + _latex_value(value)
+        return [WorkingStep(node.lineno, self.comment(node) or "The answer:", shown, value)]
+
+    def loop(self, node: ast.For | ast.While) -> WorkingStep:
+        header = self.lines[node.lineno - 1].strip().rstrip(":") if node.lineno <= len(self.lines) else "loop"
+        inside = [s for s in self.steps(node.body) if s.latex]
+        changed = [_assigned_name(s) for s in ast.walk(node) if isinstance(s, ast.Assign | ast.AugAssign)]
+        finals = [(n, self.with_unit(n, self.values[n])) for n in dict.fromkeys(changed) if n and self.values.get(n)]
+        results = ", ".join(f"{_readable(n)} = {_latex_value(v)}" for n, v in finals)
+        each = "; ".join(" = ".join(s.latex.split(" = ")[:2]) for s in inside[:3])
+        latex = r"\mathrm{" + _escape(header).replace(" ", r"\ ") + r"}:\ " + each
+        if results:
+            latex += r"\ \rightarrow\ " + results
+        plain = ", ".join(f"{_readable(n, plain=True)} = {v}" for n, v in finals)
+        return WorkingStep(node.lineno, self.comment(node) or "Repeated for each item:", latex, plain)
+
+    def branch(self, node: ast.If) -> list[WorkingStep]:
+        condition = _latex(node.test, readable=True)
+        first_body_line = node.body[0].lineno if node.body else 0
+        if not self.ran or first_body_line in self.ran:
+            held = "holds" if self.ran else "is checked"
+            steps = [WorkingStep(node.lineno, self.comment(node) or f"The condition {held}:", condition, "")]
+            return steps + self.steps(node.body)
+        steps = [WorkingStep(node.lineno, self.comment(node) or "The condition does not hold:", condition, "")]
+        return steps + self.steps(node.orelse)
+
+    def usable_values(self) -> dict[str, str]:
+        """Values that may be written into an expression: names bound once (a name changed in a
+        loop or later has another value at this line than at the end)."""
+        return {
+            name: value
+            for name, value in self.values.items()
+            if value and name not in self.looped and len(self.bound.get(name, [])) <= 1
+        }
+
+    def with_unit(self, name: str, value: str) -> str:
+        if self.money and value and _is_number(value) and _MONEY_WORDS.search(name.lower()):
+            return f"${value}"
+        return value
+
+    def comment(self, node: ast.stmt) -> str:
+        """The comment lines right above `node` (or at the end of its line), as prose."""
+        index = node.lineno - 2
+        found: list[str] = []
+        while 0 <= index < len(self.lines) and self.lines[index].strip().startswith("#"):
+            found.insert(0, self.lines[index].strip().lstrip("#").strip())
+            index -= 1
+        if not found and node.lineno <= len(self.lines) and "#" in self.lines[node.lineno - 1]:
+            tail = self.lines[node.lineno - 1].split("#", 1)[1].strip()
+            found = [tail] if tail else []
+        text = " ".join(found)
+        return text[:1].upper() + text[1:] if text else ""
+
+
+def _assignments(tree: ast.Module) -> tuple[dict[str, list[int]], set[str]]:
+    """Each name's assignment lines, and the names a loop changes (they have many values)."""
+    lines: dict[str, list[int]] = {}
+    looped: set[str] = set()
+    for node in ast.walk(tree):
+        name = _assigned_name(node)
+        if name and isinstance(node, ast.stmt):
+            lines.setdefault(name, []).append(node.lineno)
+        if isinstance(node, ast.For | ast.While):
+            looped.update(n for inner in ast.walk(node) if (n := _assigned_name(inner)))
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                looped.add(node.target.id)
+    return lines, looped
+
+
+def _assigned_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AugAssign | ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return node.target.id
+    return None
+
+
+def _is_print(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"
+
+
+def _shown(value: CapturedValue) -> str:
+    data = value.json
+    if isinstance(data, bool):
+        return str(data)
+    if isinstance(data, float):
+        return format_float(data)
+    if isinstance(data, int):
+        return str(data)
+    if value.type in ("module", "function", "type", "builtin_function_or_method"):
+        return ""
+    return value.repr if len(value.repr) <= 60 else ""
+
+
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(\.\d+)?", text))
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: r"\times", ast.Mod: r"\ \mathrm{mod}\ "}
+
+
+def _latex(node: ast.expr, *, readable: bool = False, values: dict[str, str] | None = None) -> str:
+    """`node` as mathtext LaTeX: names readable, or replaced by their values when given."""
+
+    def walk(n: ast.expr) -> str:
+        if isinstance(n, ast.Name):
+            if values is not None and n.id in values:
+                return _latex_value(values[n.id])
+            return _readable(n.id)
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, bool) or n.value is None:
+                return r"\mathrm{" + str(n.value) + "}"
+            if isinstance(n.value, int | float):
+                return _latex_value(format_float(n.value) if isinstance(n.value, float) else str(n.value))
+            return r"\mathrm{“" + _escape(str(n.value)[:30]) + "”}"
+        if isinstance(n, ast.BinOp):
+            left, right = walk(n.left), walk(n.right)
+            if isinstance(n.op, ast.Div):
+                return r"\frac{" + left + "}{" + right + "}"
+            if isinstance(n.op, ast.FloorDiv):
+                return r"\lfloor \frac{" + left + "}{" + right + r"} \rfloor"
+            if isinstance(n.op, ast.Pow):
+                return _paren(n.left, left) + "^{" + right + "}"
+            op = _OPS.get(type(n.op))
+            if op is None:
+                return _code(n)
+            return f"{_paren(n.left, left, n.op)} {op} {_paren(n.right, right, n.op, right_side=True)}"
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return "-" + _paren(n.operand, walk(n.operand))
+        return _call_or_compare(n, walk)
+
+    return walk(node)
+
+
+_COMPARE = {ast.Gt: ">", ast.Lt: "<", ast.GtE: r"\geq", ast.LtE: r"\leq", ast.Eq: "=", ast.NotEq: r"\neq"}
+
+
+def _call_or_compare(n: ast.expr, walk: Callable[[ast.expr], str]) -> str:
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and not n.keywords and len(n.args) <= 3:
+        args = ", ".join(walk(a) for a in n.args)
+        return r"\mathrm{" + _escape(n.func.id) + r"}\left(" + args + r"\right)"
+    if isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _COMPARE:
+        return f"{walk(n.left)} {_COMPARE[type(n.ops[0])]} {walk(n.comparators[0])}"
+    return _code(n)
+
+
+def _paren(node: ast.expr, text: str, parent: ast.operator | None = None, *, right_side: bool = False) -> str:
+    """Brackets where Python's precedence needs them in writing."""
+    if not isinstance(node, ast.BinOp) or isinstance(node.op, ast.Div | ast.Pow):
+        return text
+    low = isinstance(node.op, ast.Add | ast.Sub)
+    if (
+        parent is None
+        or (low and isinstance(parent, ast.Mult | ast.Mod))
+        or (right_side and isinstance(parent, ast.Sub) and low)
+    ):
+        return r"\left(" + text + r"\right)"
+    return text
+
+
+def _code(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return r"\mathtt{" + _escape(text[:60]) + "}"
+
+
+def _readable(name: str, *, plain: bool = False) -> str:
+    words = name.replace("_", " ").strip() or name
+    return words if plain else r"\mathrm{" + _escape(words).replace(" ", r"\ ") + "}"
+
+
+def _latex_value(text: str) -> str:
+    if _is_number(text.removeprefix("$")):
+        return text.replace("$", r"\$")
+    return r"\mathrm{" + _escape(text).replace(" ", r"\ ") + "}"
+
+
+def _escape(text: str) -> str:
+    """Text that mathtext shows literally (its special characters escaped, control characters dropped)."""
+    text = re.sub(r"[\x00-\x1f\x7f]", "", text)
+    for char in "\\{}$&#^_%~":
+        text = text.replace(char, "\\" + char if char not in "\\^~" else " ")
+    return text

@@ -1,0 +1,77 @@
+"""The worked solution: each computed quantity as prose and mathematics with its values
+substituted, loops summarised, the branch that held shown, typeset by mathtext; made from what the
+real sandbox captured, never by running the program here."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from matplotlib import mathtext
+
+from app.reasoning.working import MAX_PROGRAM_CHARS, WorkingStep, worked_solution
+from sandbox import Sandbox
+
+BAGELS = (
+    "# Olivia starts with $23\nmoney_initial = 23\n# she buys 5 bagels at $3 each\nbagels = 5\nbagel_cost = 3\n"
+    "money_spent = bagels * bagel_cost\n# what is left\nmoney_left = money_initial - money_spent\nprint(money_left)"
+)
+QUESTION = "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+
+
+def _steps(sandbox: Sandbox, code: str, question: str = "", *, trace: bool = False) -> list[WorkingStep]:
+    from app.reasoning.extract import assigned_names
+
+    result = sandbox.run(code, capture=["ans", *assigned_names(code)], trace=trace)
+    assert result.ok, result.error
+    return worked_solution(code, result.values, question, result.trace)
+
+
+def test_each_quantity_becomes_a_line_of_mathematics(sandbox: Sandbox) -> None:
+    steps = _steps(sandbox, BAGELS, QUESTION)
+    spent = next(s for s in steps if s.latex.startswith(r"\mathrm{money\ spent}"))
+    assert spent.text == "Money spent."  # no comment right above it: prose from the name
+    assert spent.latex == r"\mathrm{money\ spent} = \mathrm{bagels} \times \mathrm{bagel\ cost} = 5 \times 3 = \$15"
+    assert spent.value == "$15"  # the question is about dollars
+    left = next(s for s in steps if s.latex.startswith(r"\mathrm{money\ left}") and s.line == 8)
+    assert left.text == "What is left" and left.latex.endswith("= 23 - 15 = \\$8")
+    assert steps[-1].text == "The answer:" and steps[-1].value == "$8"  # the last line is the answer
+
+
+def test_a_loop_is_summarised_with_its_result(sandbox: Sandbox) -> None:
+    steps = _steps(
+        sandbox, "# 12 a week for 4 weeks\ntotal = 0\nfor week in range(4):\n    total = total + 12\nans = total"
+    )
+    loop = next(s for s in steps if "for" in s.latex)
+    assert r"\mathrm{total} = \mathrm{total} + 12" in loop.latex and loop.latex.endswith(r"\mathrm{total} = 48")
+    assert loop.value == "total = 48"
+    first = steps[0]
+    assert first.latex == r"\mathrm{total} = 0"  # not "= 48": that is its value after the loop
+    assert steps[-1].latex == r"\mathrm{ans} = \mathrm{total} = 48"
+
+
+def test_the_branch_that_held_is_shown(sandbox: Sandbox) -> None:
+    code = "x = 7\nif x > 5:\n    bonus = 10\nelse:\n    bonus = 0\nans = x + bonus / 2"
+    steps = _steps(sandbox, code, trace=True)
+    texts = [(s.text, s.latex) for s in steps]
+    assert ("The condition holds:", r"\mathrm{x} > 5") in texts
+    assert ("Bonus.", r"\mathrm{bonus} = 10") in texts and all("= 0" not in latex for _t, latex in texts)
+    assert steps[-1].latex == r"\mathrm{ans} = \mathrm{x} + \frac{\mathrm{bonus}}{2} = 7 + \frac{10}{2} = 12"
+
+
+def test_every_step_typesets(sandbox: Sandbox) -> None:
+    code = (
+        "from math import sqrt\nside = 3\narea = side ** 2\nhalf = (area - 1) // 2\nrest = area % 4\n"
+        "root = round(sqrt(area), 2)\nlabel = 'big' if area > 5 else 'small'\nneg = -(side + 1) * 2\nans = root"
+    )
+    steps = _steps(sandbox, code)
+    assert len(steps) >= 7
+    for step in steps:
+        mathtext.math_to_image(f"${step.latex}$", io.BytesIO(), dpi=60, format="png")  # raises if it cannot
+
+
+@pytest.mark.parametrize(
+    "program", ["x = (", "x = 1\n" * (MAX_PROGRAM_CHARS // 6 + 1), None, "x = " + "(" * 500 + "1" + ")" * 500]
+)
+def test_what_cannot_be_read_has_no_working(program: str | None) -> None:
+    assert worked_solution(program, {}) == []

@@ -1,0 +1,45 @@
+"""The Working tab after a solve, a hand run and a reopen, and the worked solution in exports
+(real widgets, real sandbox)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+BAGELS = (
+    "```python\n# Olivia starts with $23\nmoney_initial = 23\n# she buys 5 bagels at $3 each\nbagels = 5\n"
+    "bagel_cost = 3\nmoney_spent = bagels * bagel_cost\nprint(money_initial - money_spent)\n```"
+)
+
+
+def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
+    window = make_window(ScriptedModel([BAGELS]))
+    window.question.setPlainText(
+        "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+    )
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    view = window.output_pane.working
+    assert [step.text for step in view.steps][:2] == ["Olivia starts with $23", "She buys 5 bagels at $3 each"]
+    box = view.widget()
+    assert box is not None
+    typeset = [label for label in box.findChildren(QLabel) if not label.pixmap().isNull()]
+    assert len(typeset) == len(view.steps)  # every step's mathematics rendered as an image
+    window.export_to(tmp_path / "w.md")
+    text = (tmp_path / "w.md").read_text()
+    assert (
+        "## Working" in text
+        and r"$\mathrm{money\ spent} = \mathrm{bagels} \times \mathrm{bagel\ cost} = 5 \times 3" in text
+    )
+    window.editor.setPlainText("apples = 2\npears = 3\nans = apples * pears")
+    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+        window.run_program()
+    assert [step.latex for step in view.steps][
+        -1
+    ] == r"\mathrm{ans} = \mathrm{apples} \times \mathrm{pears} = 2 \times 3 = 6"
