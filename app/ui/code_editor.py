@@ -82,7 +82,7 @@ class CodeEditor(QPlainTextEdit):
 
     def line_number_width(self) -> int:
         digits = len(str(max(1, self.blockCount())))
-        return 12 + self.fontMetrics().horizontalAdvance("9") * digits
+        return 14 + self.fontMetrics().horizontalAdvance("9") * digits + self.fontMetrics().horizontalAdvance("▶")
 
     def mark_error_line(self, line: int) -> None:
         self.error_line = line
@@ -107,7 +107,7 @@ class CodeEditor(QPlainTextEdit):
     def _update_marks(self) -> None:
         selections = []
         marks = [(line, EMULATED_COLOUR) for line in sorted(self.emulated_lines)]
-        for line, colour in [*marks, (self.error_line, "#ffd7d7"), (self.step_line, "#d7e8ff")]:
+        for line, colour in [*marks, (self.error_line, "#ffd7d7"), (self.step_line, STEP_COLOUR)]:
             block = self.document().findBlockByNumber(line - 1) if line > 0 else None
             if block is None or not block.isValid():
                 continue
@@ -130,6 +130,9 @@ class CodeEditor(QPlainTextEdit):
             number = block.blockNumber() + 1
             painter.setPen(QColor("#c00000") if number == self.error_line else QColor(LINE_NUMBER_COLOUR))
             painter.drawText(0, top, widget.width() - 6, height, Qt.AlignmentFlag.AlignRight, str(number))
+            if number == self.step_line:  # the stepper's line: a bold arrow, seen at a glance
+                painter.setPen(QColor(STEP_ARROW_COLOUR))
+                painter.drawText(1, top, widget.width(), height, Qt.AlignmentFlag.AlignLeft, "▶")
             block = block.next()
             top += height
         painter.end()
@@ -150,6 +153,8 @@ class CodeEditor(QPlainTextEdit):
 
 
 EMULATED_COLOUR = "#ece0ff"
+STEP_COLOUR = "#a9cdf7"  # the stepper's line: strong enough to find on a laptop screen in daylight
+STEP_ARROW_COLOUR = "#0b4f9c"
 
 
 def monospace() -> QFont:

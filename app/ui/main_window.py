@@ -340,7 +340,7 @@ class MainWindow(QMainWindow):
         self.isolation_label.setText(f"sandbox: {run.isolation}")
         self.output_pane.show_variables(run.values)
         if run.trace is not None:
-            self.output_pane.show_trace(run.trace, run.stdout)
+            self.output_pane.show_trace(run.trace, run.stdout, self.editor.toPlainText())
         self.repair_button.setEnabled(not run.ok)
         self._show_status(run.summary)
 

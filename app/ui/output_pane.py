@@ -240,7 +240,7 @@ class OutputPane(QWidget):
             for column, text in enumerate((name, display_text(value.repr), value.type)):
                 self.variables.setItem(row, column, QTableWidgetItem(text))
 
-    def show_trace(self, trace: list[dict[str, Any]], output: str) -> None:
-        self.stepper.load(trace, output)
+    def show_trace(self, trace: list[dict[str, Any]], output: str, program: str = "") -> None:
+        self.stepper.load(trace, output, program)
         if trace:
             self.tabs.setCurrentWidget(self.stepper)

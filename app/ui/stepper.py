@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -23,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.reasoning.numbers import format_float
 from sandbox.display import display_text
 
 _CHANGED = QBrush(QColor("#fff2a8"))
+_HIDDEN_KINDS = ("<module ", "<function ", "<class ", "<built-in ", "<bound method ")  # not quantities
 
 
 class Stepper(QWidget):
@@ -35,11 +38,16 @@ class Stepper(QWidget):
         super().__init__(parent)
         self._steps: list[dict[str, Any]] = []
         self._output = ""
+        self._lines: list[str] = []
         self._changed: list[str] = []
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.first_button, self.back_button = QPushButton("|◀"), QPushButton("◀")
         self.forward_button, self.last_button = QPushButton("▶"), QPushButton("▶|")
         self.position = QLabel("no trace")
+        self.explanation = QLabel("")  # the step's line in words: its comment, else the code itself
+        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
+        self.explanation.setWordWrap(True)
+        self.show_all = QCheckBox("Show modules and functions")
         self.variables = QTableWidget(0, 2)
         self.variables.setHorizontalHeaderLabels(["variable", "value"])
         self.variables.horizontalHeader().setStretchLastSection(True)
@@ -57,10 +65,15 @@ class Stepper(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.slider)
         layout.addLayout(buttons)
+        layout.addWidget(self.explanation)
         layout.addWidget(self.variables)
+        layout.addWidget(self.show_all)
         layout.addWidget(QLabel("Printed so far:"))
         layout.addWidget(self.output)
         self.slider.valueChanged.connect(self._on_slider_value_changed)
+        self.show_all.toggled.connect(lambda _on: self._show(self.slider.value()))
+        # Two lines' height whatever the text: the table below must not jump as the words change.
+        self.explanation.setMinimumHeight(2 * self.explanation.fontMetrics().lineSpacing())
         self.first_button.clicked.connect(lambda: self.slider.setValue(0))
         self.back_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
         self.forward_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
@@ -74,9 +87,10 @@ class Stepper(QWidget):
     def step_index(self) -> int:
         return self.slider.value()
 
-    def load(self, steps: list[dict[str, Any]], output: str) -> None:
-        """Show a new trace (from `RunResult.trace`) and the run's full output."""
+    def load(self, steps: list[dict[str, Any]], output: str, program: str = "") -> None:
+        """Show a new trace (from `RunResult.trace`), the run's full output and the program it ran."""
         self._steps, self._output = [s for s in steps if isinstance(s, dict)], output
+        self._lines = program.splitlines()
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(len(self._steps) - 1, 0))
         self.slider.setValue(0)
@@ -93,21 +107,31 @@ class Stepper(QWidget):
         if not self._steps:
             self.position.setText("no trace: use Trace to record one")
             self.variables.setRowCount(0)
+            self.explanation.setText("")
             self._changed = []
             self.output.clear()
             self.line_changed.emit(0)
             return
         step = self._steps[index]
         before = self._steps[index - 1].get("vars", {}) if index else {}
-        variables = step.get("vars", {})
+        variables = {
+            name: value
+            for name, value in step.get("vars", {}).items()
+            if self.show_all.isChecked() or not str(value).startswith(_HIDDEN_KINDS)
+        }
         self._changed = [name for name, value in variables.items() if before.get(name) != value]
         self.variables.setRowCount(len(variables))
         for row, (name, value) in enumerate(variables.items()):
-            cells = (QTableWidgetItem(str(name)), QTableWidgetItem(display_text(str(value))))
+            shown = _quantity(str(value))
+            if name in self._changed and name in before:  # what it was, then what it is now
+                shown = f"{_quantity(str(before[name]))} → {shown}"
+            cells = (QTableWidgetItem(str(name)), QTableWidgetItem(display_text(shown)))
+            cells[1].setToolTip(display_text(str(value)))  # the raw value, float noise and all
             for column, cell in enumerate(cells):
                 if name in self._changed:
                     cell.setBackground(_CHANGED)
                 self.variables.setItem(row, column, cell)
+        self.explanation.setText(self._explain(int(step.get("line", 0))))
         where = "" if step.get("function") in (None, "<module>") else f" in {step['function']}()"
         more = " — the trace stops here (step limit)" if step.get("truncated") else ""
         event = {"line": "about to run", "call": "entering", "return": "leaving", "exception": "error at"}.get(
@@ -116,6 +140,27 @@ class Stepper(QWidget):
         self.output.setPlainText(display_text(self._output[: int(step.get("output", 0))]))
         self.line_changed.emit(int(step.get("line", 0)))
 
+    def _explain(self, line: int) -> str:
+        """The program's comment for `line` (above it or at its end), else the line's code."""
+        if not 0 < line <= len(self._lines):
+            return ""
+        code = self._lines[line - 1]
+        above = self._lines[line - 2].strip() if line > 1 else ""
+        if "#" in code and not code.strip().startswith("#"):
+            return code.split("#", 1)[1].strip()
+        if above.startswith("#"):
+            return above.lstrip("#").strip()
+        return code.strip()
+
     def changed_names(self) -> list[str]:
         """Names whose value changed at the current step (highlighted in the table)."""
         return list(self._changed)
+
+
+def _quantity(text: str) -> str:
+    """A value as a learner reads it: floats without noise (0.30000000000000004 → 0.3)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return format_float(number) if "." in text or "e" in text.lower() else text

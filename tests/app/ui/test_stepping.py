@@ -1,0 +1,44 @@
+"""Stepping as a learner needs it: each changed quantity as previous → new, floats without noise
+(the raw value on hover), modules and functions out of the quantities unless asked for, and each
+step's line explained by its comment (real widgets, real sandbox)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+from pytestqt.qtbot import QtBot
+
+from models.testing import ScriptedModel
+
+from .conftest import WindowMaker
+
+PROGRAM = (
+    "def tenths(x):\n    return round(x * 10)\n# start with a tenth\nprice = 0.1\n# add two tenths\n"
+    "price = price + 0.2\nans = tenths(price)"
+)
+
+
+def _rows(table: QTableWidget) -> dict[str, QTableWidgetItem]:
+    rows = {}
+    for row in range(table.rowCount()):
+        name, value = table.item(row, 0), table.item(row, 1)
+        assert name is not None and value is not None
+        rows[name.text()] = value
+    return rows
+
+
+def test_a_step_shows_what_changed_in_plain_numbers(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([]))
+    window.editor.setPlainText(PROGRAM)
+    window.trace_program()
+    stepper = window.output_pane.stepper
+    qtbot.waitUntil(lambda: stepper.slider.maximum() > 0, timeout=30_000)
+    at_line = {step.get("line"): index for index, step in reversed(list(enumerate(stepper._steps)))}
+    stepper.slider.setValue(at_line[7])  # about to run line 7: line 6 has just changed price
+    rows = _rows(stepper.variables)
+    assert "tenths" not in rows  # a function is not a quantity
+    assert rows["price"].text() == "0.1 → 0.3" and rows["price"].toolTip() == "0.30000000000000004"
+    assert window.editor.step_line == 7
+    stepper.slider.setValue(at_line[6])
+    assert stepper.explanation.text() == "add two tenths"  # the line's comment explains the step
+    stepper.show_all.setChecked(True)
+    assert "tenths" in _rows(stepper.variables)
