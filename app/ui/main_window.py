@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         o.export_button.clicked.connect(self._on_export_clicked)
         o.alternative_button.clicked.connect(self._on_alternative_clicked)
         o.sample_chosen.connect(self._on_sample_chosen)
+        o.working.finished_trying.connect(self._on_finished_trying)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
@@ -294,7 +295,12 @@ class MainWindow(QMainWindow):
         self.output_pane.show_steps(solution)
         self.output_pane.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
         steps = worked_solution(solution.program, solution.variables, solution.question, self.work.trace)
-        self.output_pane.working.show_steps(steps)
+        trying = self.question_pane.try_yourself.isChecked() and solution.answered and bool(solution.calls)
+        self.output_pane.working.show_steps(steps, try_answer=solution.answer if trying else None)
+        if trying:  # the student works it out first: the answer and what the program printed wait
+            self.output_pane.answer.setText("Hidden — try it yourself (Working tab)")
+            self.output_pane.output.setPlainText("Hidden while you try it yourself.")
+            self.output_pane.tabs.setCurrentWidget(self.output_pane.working)
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 
@@ -324,6 +330,12 @@ class MainWindow(QMainWindow):
             self._vote_seen += 1
             self.output_pane.add_live_sample(program, self._vote_seen, self._vote_size)
             self.ticker.set_phase(f"Program {self._vote_seen} of {self._vote_size}…")
+
+    def _on_finished_trying(self) -> None:
+        solution = self.work.solution
+        if solution is not None:
+            self.output_pane.show_answer(solution.answer)
+            self.output_pane.show_output(solution.output)
 
     def _on_sample_chosen(self, label: str, program: str) -> None:
         self.editor.setPlainText(program)

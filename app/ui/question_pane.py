@@ -45,6 +45,7 @@ class QuestionPane(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(16)
         self.auto_repair = QCheckBox("Auto-repair once on error")
+        self.try_yourself = QCheckBox("Try it yourself: hide the answer")
         self.settings_button = QPushButton("Model and settings… (Ctrl+,)")
         self.solve_button = QPushButton("Solve (Ctrl+Enter)")
         self.cancel_button = QPushButton("Cancel (Esc)")
@@ -57,8 +58,8 @@ class QuestionPane(QWidget):
         self.data_label.setWordWrap(True)
         column(
             QLabel("<b>Question</b>"), self.question, self.table, row(self.open_data_button, self.remove_data_button),
-            self.data_label, self.examples, self.method, self.auto_repair, row(self.solve_button, self.cancel_button),
-            self.settings_button, into=self,
+            self.data_label, self.examples, self.method, self.auto_repair, self.try_yourself,
+            row(self.solve_button, self.cancel_button), self.settings_button, into=self,
         )  # fmt: skip
         self.show_data(None)
         self.examples.activated.connect(self._on_examples_activated)

@@ -1,33 +1,101 @@
 """The worked solution: each step's prose, then its mathematics typeset (matplotlib's mathtext,
-offline); plain text where a formula cannot be typeset. A view only."""
+offline); plain text where a formula cannot be typeset. A view only.
+
+Try it yourself: the steps stay hidden until the student reveals them one at a time or enters an
+answer; the answer is checked with the evaluator's grader (18 = 18.0 = $18, 3/4 = 0.75), and a
+wrong one is met with the first step to compare, not the answer.
+
+Signals: finished_trying() — the student asked to see everything.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from app.evaluation.grader import grade
 from app.reasoning.working import WorkingStep
 from app.ui.math_view import render_latex
 from sandbox.display import display_text
 
 
-class WorkingView(QScrollArea):
+class WorkingView(QWidget):
+    finished_trying = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWidgetResizable(True)
         self.steps: list[WorkingStep] = []
-        self._show([])
+        self._answer: str | None = None  # the answer to check against while trying
+        self.shown = 0  # how many steps are visible while trying
+        self.area = QScrollArea()
+        self.area.setWidgetResizable(True)
+        self.attempt = QLineEdit(placeholderText="Your answer")
+        self.check_button = QPushButton("Check")
+        self.reveal_button = QPushButton("Reveal next step")
+        self.show_all_button = QPushButton("Show everything")
+        self.verdict = QLabel("")
+        self.verdict.setTextFormat(Qt.TextFormat.PlainText)
+        self.verdict.setWordWrap(True)
+        self.try_box = QWidget()
+        row = QHBoxLayout(self.try_box)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.attempt, self.check_button, self.reveal_button, self.show_all_button):
+            row.addWidget(widget)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.try_box)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.area)
+        self.check_button.clicked.connect(self.check)
+        self.attempt.returnPressed.connect(self.check)
+        self.reveal_button.clicked.connect(self.reveal_next)
+        self.show_all_button.clicked.connect(self._on_show_all_clicked)
+        self.show_steps([])
 
-    def show_steps(self, steps: list[WorkingStep]) -> None:
-        self.steps = steps
-        self._show(steps)
+    @property
+    def trying(self) -> bool:
+        return self._answer is not None
 
-    def _show(self, steps: list[WorkingStep]) -> None:
+    def show_steps(self, steps: list[WorkingStep], *, try_answer: str | None = None) -> None:
+        """Show every step; or, with `try_answer`, none yet: the student tries first."""
+        self.steps, self._answer = steps, try_answer
+        self.shown = 0 if try_answer is not None else len(steps)
+        self.try_box.setVisible(self.trying)
+        self.attempt.clear()
+        self.verdict.setText(
+            "Work it out, then enter your answer — or reveal one step at a time." if self.trying else ""
+        )
+        self.verdict.setVisible(self.trying)
+        self._render()
+
+    def reveal_next(self) -> None:
+        self.shown = min(self.shown + 1, len(self.steps))
+        self._render()
+
+    def check(self) -> None:
+        if self._answer is None or not self.attempt.text().strip():
+            return
+        if grade(self.attempt.text(), self._answer).correct:
+            self.verdict.setText(f"Right: {self.attempt.text().strip()} is the answer.")
+            self.shown = len(self.steps)
+        else:
+            first = self.steps[0] if self.steps else None
+            compare = f" Compare your working with the first step: {first.text} {first.value}".rstrip() if first else ""
+            self.verdict.setText(f"Not yet: {self.attempt.text().strip()} is not the answer.{compare}")
+            self.shown = max(self.shown, 1)
+        self._render()
+
+    def _on_show_all_clicked(self) -> None:
+        self._answer = None
+        self.show_steps(self.steps)
+        self.finished_trying.emit()
+
+    def _render(self) -> None:
         box = QWidget()
         layout = QVBoxLayout(box)
-        if not steps:
+        if not self.steps:
             layout.addWidget(QLabel("The worked solution appears here after a solve or a run."))
-        for step in steps:
+        for step in self.steps[: self.shown]:
             prose = QLabel(display_text(step.text))
             prose.setTextFormat(Qt.TextFormat.PlainText)  # the program's comments are not markup
             prose.setWordWrap(True)
@@ -41,5 +109,9 @@ class WorkingView(QScrollArea):
                 formula.setText(display_text(step.latex))
             formula.setToolTip(f"line {step.line}")
             layout.addWidget(formula)
+        hidden = len(self.steps) - self.shown
+        if hidden:
+            layout.addWidget(QLabel(f"{hidden} more step{'s' if hidden != 1 else ''} hidden"))
         layout.addStretch(1)
-        self.setWidget(box)
+        self.area.setWidget(box)
+        self.reveal_button.setEnabled(bool(hidden))

@@ -27,7 +27,7 @@ def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: Wi
         window.solve()
     view = window.output_pane.working
     assert [step.text for step in view.steps][:2] == ["Olivia starts with $23", "She buys 5 bagels at $3 each"]
-    box = view.widget()
+    box = view.area.widget()
     assert box is not None
     typeset = [label for label in box.findChildren(QLabel) if not label.pixmap().isNull()]
     assert len(typeset) == len(view.steps)  # every step's mathematics rendered as an image
@@ -43,3 +43,24 @@ def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: Wi
     assert [step.latex for step in view.steps][
         -1
     ] == r"\mathrm{ans} = \mathrm{apples} \times \mathrm{pears} = 2 \times 3 = 6"
+
+
+def test_try_it_yourself_hides_the_answer_and_checks_an_attempt(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([BAGELS]))
+    window.question_pane.try_yourself.setChecked(True)
+    window.question.setPlainText("Olivia has $23. She bought five bagels for $3 each. How much is left?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    view = window.output_pane.working
+    assert view.trying and view.shown == 0 and "8" not in window.answer.text()
+    assert "8" not in window.output.toPlainText()
+    view.attempt.setText("$7")
+    view.check_button.click()
+    assert view.verdict.text().startswith("Not yet") and view.shown == 1  # the first step to compare with
+    view.reveal_next()
+    assert view.shown == 2
+    view.attempt.setText("8.0")  # graded as the evaluator grades: 8 = 8.0 = $8
+    view.check_button.click()
+    assert view.verdict.text().startswith("Right") and view.shown == len(view.steps)
+    view.show_all_button.click()
+    assert window.answer.text() == "8" and not view.trying
