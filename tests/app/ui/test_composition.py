@@ -19,7 +19,8 @@ def test_a_window_on_private_paths_never_touches_the_users_files(
     qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     user = tmp_path / "user"  # where this user's real folders would be
-    for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+    # Where this user's PAL Studio files would go (libraries' caches, matplotlib's fonts, are not ours).
+    for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(variable, str(user / variable.lower()))
     monkeypatch.setenv("PAL_STUDIO_DATA_DIR", str(user / "pal-data"))
     monkeypatch.setenv("PAL_STUDIO_LOG_DIR", str(user / "pal-logs"))
