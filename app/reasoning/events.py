@@ -50,6 +50,7 @@ PHASES = {
     "repair": "Repairing the program",
     "finish": "Finishing from ans",
     "ans line": "Asking for the line that sets ans",
+    "explain": "Explaining the line",
     "reasoning": "Reasoning in words",
     "emulate": "Emulating a line the program cannot run",
     "propositions": "Listing the key propositions",

@@ -143,3 +143,36 @@ def propose_repair(
     except Stop:
         return None
     return session.program_from(reply, attempt=2)
+
+
+EXPLAIN_TOKENS = 120
+
+
+def explain_line(
+    question: str,
+    program: str,
+    number: int,
+    model: LanguageModel,
+    sandbox: Sandbox,
+    *,
+    on_event: EventHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> str:
+    """One or two sentences on what line `number` of `program` does for the question ("" when
+    cancelled or the model fails; nothing is run)."""
+    lines = program.splitlines()
+    if not 0 < number <= len(lines) or not lines[number - 1].strip():
+        return ""
+    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel)
+    prompt = prompts.fill(
+        "explain-line",
+        question=question or "(none)",
+        program=program,
+        number=str(number),
+        line=lines[number - 1].strip(),
+    )
+    try:
+        reply = session.ask("explain", prompt, max_tokens=EXPLAIN_TOKENS, stop_after_program=False)
+    except Stop:
+        return ""
+    return reply.strip()

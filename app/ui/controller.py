@@ -27,7 +27,7 @@ from app.reasoning import (
 from app.reasoning.events import PHASES
 from app.reasoning.extract import assigned_names
 from app.reasoning.methods import OPTIONS, Limits, Method, solve
-from app.reasoning.pal import propose_repair
+from app.reasoning.pal import explain_line, propose_repair
 from app.reasoning.runs import solution_of_run, view_of_run
 from app.reasoning.solve_log import log_solution
 from app.settings import Settings
@@ -74,6 +74,8 @@ class SolveController(QObject):
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
+    explain_token = Signal(str)  # an explanation of a line as it streams
+    explained = Signal(int, str)  # line number, the explanation ("" when none came)
     repair_token = Signal(str)  # a repair the user asked for, as it streams (shown beside the program)
     run_shown = Signal(object)  # RunView: what a window shows of a run (during a solve or by hand)
     data_opened = Signal(object, object)  # DataSet, Path: a data file read and ready for questions
@@ -229,6 +231,26 @@ class SolveController(QObject):
         self._background.submit(
             job, on_success=self._live(self.repaired.emit), on_failure=self._live(self._on_job_failed),
             on_progress=self._on_repair_progress, name="repair",
+        )  # fmt: skip
+
+    def explain_line(self, question: str, program: str, number: int) -> None:
+        """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""
+        model = self.model
+        if model is None:
+            self.failed.emit("The model is not loaded yet.")
+            return
+        token = self._cancel = CancelToken()
+
+        def job(report: Report) -> str:
+            return explain_line(question, program, number, model, self.sandbox, on_event=report, cancel=token)
+
+        def progress(payload: object) -> None:
+            if isinstance(payload, TokenStreamed) and not self._closed:
+                self.explain_token.emit(payload.text)
+
+        self._background.submit(
+            job, on_success=self._live(lambda text: self.explained.emit(number, text)),
+            on_failure=self._live(self._on_job_failed), on_progress=progress, name="explain line",
         )  # fmt: skip
 
     def cancel(self) -> None:

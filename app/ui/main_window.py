@@ -138,6 +138,9 @@ class MainWindow(QMainWindow):
         c.hand_run.connect(self.show_solution)
         c.repaired.connect(self._on_repaired)
         c.repair_token.connect(self.repair_view.stream)
+        c.explain_token.connect(self.program_pane.explain_stream)
+        c.explained.connect(self.program_pane.explained)
+        self.program_pane.explain_button.clicked.connect(self.explain_line)
         c.failed.connect(lambda message: self._show_status(f"Something went wrong: {message}"))
         c.history_changed.connect(self.history_panel.refresh)
         c.isolation.connect(self._on_isolation)
@@ -169,7 +172,8 @@ class MainWindow(QMainWindow):
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
                      ("Alt+1", self.question.setFocus), ("Alt+2", self.editor.setFocus),
-                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.data_files.choose))  # fmt: skip
+                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.data_files.choose),
+                     ("Ctrl+E", self.explain_line))  # fmt: skip
         for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
 
@@ -232,6 +236,15 @@ class MainWindow(QMainWindow):
             return
         self._before_repair = self.editor.toPlainText()
         self.controller.repair(self.full_question(), self._before_repair, run.error or "")
+
+    def explain_line(self) -> None:
+        """Ctrl+E: the model explains the line the cursor is on (streamed; Esc stops it)."""
+        program, number = self.editor.toPlainText(), self.program_pane.current_line()
+        lines = program.splitlines()
+        if self.controller.is_busy or not 0 < number <= len(lines) or not lines[number - 1].strip():
+            return
+        self.program_pane.start_explaining(number)
+        self.controller.explain_line(self.full_question(), program, number)
 
     def export_to(self, path: Path) -> None:
         """Write the current solve as Markdown, Python or a notebook, chosen by the file's suffix."""

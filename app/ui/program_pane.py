@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from app.reasoning.extract import streamed_program
@@ -19,12 +20,18 @@ class ProgramPane(QWidget):
         self.repair_button = QPushButton("Repair")
         self.repair_button.setEnabled(False)
         self.repair_view = RepairView()
+        self.explain_button = QPushButton("Explain line (Ctrl+E)")
+        self.explanation = QLabel("")  # the model's words on one line, beside the program
+        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
+        self.explanation.setWordWrap(True)
+        self.explanation.setVisible(False)
         column(
             QLabel("<b>Program</b>"), self.editor, row(self.run_button, self.trace_button, self.repair_button),
-            self.repair_view, into=self,
+            self.explain_button, self.explanation, self.repair_view, into=self,
         )  # fmt: skip
         self.repair_view.reverted.connect(self.editor.setPlainText)
         self._stream = ""  # the reply streaming in, of which the program is shown
+        self._explaining = ""
 
     def start_over(self) -> None:
         """A new solve: no program, no marks, no repair on offer."""
@@ -36,6 +43,21 @@ class ProgramPane(QWidget):
     def clear_marks(self) -> None:
         self.editor.mark_error_line(0)
         self.editor.mark_emulated_lines(frozenset())
+
+    def current_line(self) -> int:
+        return self.editor.textCursor().blockNumber() + 1
+
+    def start_explaining(self, number: int) -> None:
+        self._explaining = f"Line {number}: "
+        self.explanation.setText(self._explaining + "…")
+        self.explanation.setVisible(True)
+
+    def explain_stream(self, text: str) -> None:
+        self._explaining += text
+        self.explanation.setText(self._explaining)
+
+    def explained(self, number: int, text: str) -> None:
+        self.explanation.setText(f"Line {number}: {text}" if text else f"Line {number}: no explanation came.")
 
     def append(self, text: str) -> None:
         """Streamed reply text: the editor shows the program in it as it grows, fences hidden."""
