@@ -26,6 +26,7 @@ from app.reasoning import (
 )
 from app.reasoning.events import PHASES
 from app.reasoning.extract import assigned_names
+from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of
 from app.reasoning.methods import OPTIONS, Limits, Method, solve
 from app.reasoning.pal import explain_line, propose_repair
 from app.reasoning.runs import solution_of_run, view_of_run
@@ -74,6 +75,7 @@ class SolveController(QObject):
     failed = Signal(str)
     history_changed = Signal()
     isolation = Signal(str, object)  # level, problem text or None
+    graph_ready = Signal(object)  # Graph: an equation's curves and solutions, sampled in the sandbox
     explain_token = Signal(str)  # an explanation of a line as it streams
     explained = Signal(int, str)  # line number, the explanation ("" when none came)
     repair_token = Signal(str)  # a repair the user asked for, as it streams (shown beside the program)
@@ -232,6 +234,26 @@ class SolveController(QObject):
             job, on_success=self._live(self.repaired.emit), on_failure=self._live(self._on_job_failed),
             on_progress=self._on_repair_progress, name="repair",
         )  # fmt: skip
+
+    def graph(self, program: str, settings: Settings) -> None:
+        """Sample the program's equation in the sandbox (the program runs again with the probe)."""
+
+        def job(_report: Report) -> Graph | None:
+            result = self.sandbox.run(
+                program + "\n" + GRAPH_PROBE,
+                time_s=settings.time_s,
+                memory_mb=settings.memory_mb,
+                capture=(GRAPH_NAME,),
+            )
+            return graph_of(result.values.get(GRAPH_NAME)) if result.ok else None
+
+        def drawn(graph: Graph | None) -> None:
+            if graph is not None:
+                self.graph_ready.emit(graph)
+
+        self._background.submit(
+            job, on_success=self._live(drawn), on_failure=self._live(self._on_job_failed), name="graph"
+        )
 
     def explain_line(self, question: str, program: str, number: int) -> None:
         """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""

@@ -21,6 +21,7 @@ from app.export import export_text
 from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
 from app.reasoning.answer_table import table_of, wants_chart
+from app.reasoning.graphs import wants_graph
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method, vote
 from app.reasoning.runs import RunView, run_answer, status_detail
 from app.reasoning.working import worked_solution
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         c.repaired.connect(self._on_repaired)
         c.repair_token.connect(self.repair_view.stream)
         c.explain_token.connect(self.program_pane.explain_stream)
+        c.graph_ready.connect(self.output_pane.show_graph)
         c.explained.connect(self.program_pane.explained)
         self.program_pane.explain_button.clicked.connect(self.explain_line)
         c.failed.connect(lambda message: self._show_status(f"Something went wrong: {message}"))
@@ -250,7 +252,13 @@ class MainWindow(QMainWindow):
         """Write the current solve as Markdown, Python or a notebook, chosen by the file's suffix."""
         if self.work.solution is None:
             raise ValueError("nothing to export yet")
-        path.write_text(export_text(self.work.solution, path.suffix, self.work.trace), encoding="utf-8")
+        text = export_text(self.work.solution, path.suffix, self.work.trace)
+        graph = self.output_pane.graph_pixmap
+        if graph is not None and path.suffix == ".md":  # the figure beside the Markdown, linked from it
+            picture = path.with_name(f"{path.stem}-graph.png")
+            graph.save(str(picture))
+            text += f"\n![Graph of the equation]({picture.name})\n"
+        path.write_text(text, encoding="utf-8")
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
@@ -334,6 +342,8 @@ class MainWindow(QMainWindow):
             return
         self._show_status(status_detail(solution))
         self.repair_button.setEnabled(bool(solution.program) and not solution.answered)
+        if solution.answered and solution.program and wants_graph(solution.question, solution.program):
+            self.controller.graph(solution.program, self.settings)
         self.speed_label.setText(speed_text(solution, self.settings.n_ctx))
         self._layout_store.setValue("solve/method", self.method.currentData())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -28,12 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.answer_table import AnswerTable
+from app.reasoning.graphs import Graph
 from app.reasoning.numbers import vote_key
 from app.reasoning.solution import Solution, Vote
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
-from app.ui.table_view import TableView
+from app.ui.table_view import TableView, equation_graph
 from app.ui.working_view import WorkingView
 from sandbox import CapturedValue
 from sandbox.display import display_text
@@ -112,6 +113,10 @@ class OutputPane(QWidget):
         self.samples.setWordWrap(True)
         self.tabs.addTab(self.samples, "Programs")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
+        self.graph = QLabel("")  # an equation's graph, drawn here from the sandbox's sample points
+        self.graph.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.graph_pixmap: QPixmap | None = None
+        self.tabs.addTab(self.graph, "Graph")
         self.table_view = TableView()  # an answer that is rows (questions over a data file)
         self.tabs.addTab(self.table_view, "Table")
 
@@ -129,6 +134,7 @@ class OutputPane(QWidget):
         self.table_view.show_table(None, chart=False)
         self.samples.clear()
         self.working.show_steps([])
+        self.show_graph(None)
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
@@ -167,6 +173,13 @@ class OutputPane(QWidget):
         lines += [display_text(note) for note in solution.notes]
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
+
+    def show_graph(self, graph: Graph | None) -> None:
+        self.graph_pixmap = equation_graph(graph) if graph is not None else None
+        if self.graph_pixmap is not None:
+            self.graph.setPixmap(self.graph_pixmap)
+        else:
+            self.graph.setText("An equation's graph appears here.")
 
     def add_live_sample(self, program: str, number: int, total: int) -> None:
         """A vote's program as it arrives: "Program 3 of 5 …" (its answer comes with the tally)."""

@@ -1,5 +1,5 @@
 """An answer that is a table: its rows (plain text cells, never markup), a bar chart drawn here
-from the numbers when the question asked for one, and Export CSV.
+from the numbers when the question asked for one, and Export CSV; and the graph of an equation.
 
 Signals: export_requested(). The chart is drawn by the app with matplotlib from the capped JSON
 values the program returned; no image or code from the child is ever shown.
@@ -8,12 +8,14 @@ values the program returned; no image or code from the child is ever shown.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from app.reasoning.answer_table import AnswerTable
+from app.reasoning.graphs import Graph
 from sandbox.display import display_text
 
 _CHART_BARS = 40
@@ -54,6 +56,31 @@ class TableView(QWidget):
         self.export_button.setEnabled(table is not None)
 
 
+def equation_graph(graph: Graph) -> QPixmap | None:
+    """Both sides of the equation as curves, the solutions marked and labelled where they meet."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(5.5, 3.4), dpi=100, layout="tight")
+    axes = figure.add_subplot()
+    for curve in graph.curves:
+        ys = [float("nan") if y is None else y for y in curve.y]
+        axes.plot(graph.x, ys, label=display_text(curve.label))
+    for mark in graph.marks:
+        axes.plot([mark.x], [mark.y], "o", color="#b00020")
+        axes.annotate(display_text(mark.label), (mark.x, mark.y), textcoords="offset points", xytext=(6, 8))
+    axes.axhline(0, color="#999999", linewidth=0.6)
+    axes.set_xlabel(display_text(graph.symbol))
+    axes.legend(loc="best", fontsize="small")
+    return _pixmap(figure)
+
+
+def _pixmap(figure: Any) -> QPixmap | None:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    pixmap = QPixmap()
+    return pixmap if pixmap.loadFromData(buffer.getvalue(), "PNG") else None
+
+
 def bar_chart(labels: list[str], values: list[float], title: str) -> QPixmap | None:
     """A bar chart of `values` by `labels` (at most 40 bars), drawn offline by matplotlib."""
     from matplotlib.figure import Figure  # loaded on first use: it takes a moment
@@ -64,7 +91,4 @@ def bar_chart(labels: list[str], values: list[float], title: str) -> QPixmap | N
     axes.bar(range(len(shown)), values[:_CHART_BARS], color="#3b6ea5")
     axes.set_xticks(range(len(shown)), shown, rotation=45 if len(shown) > 6 else 0, ha="right")
     axes.set_title(display_text(title)[:60])
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    pixmap = QPixmap()
-    return pixmap if pixmap.loadFromData(buffer.getvalue(), "PNG") else None
+    return _pixmap(figure)
