@@ -104,3 +104,16 @@ def run_answer(run: RunView) -> str | None:
         return None
     ans = run.values.get("ans")
     return ans_text(ans) if ans is not None else format_answer(run.stdout) or None
+
+
+def speed_text(solution: Solution, n_ctx: int) -> str:
+    """The status bar's speed: one call's decoding rate and context; for a vote, the programs'
+    tokens over the vote's time (per-sequence rates in a batch would read as a slow model)."""
+    if not solution.calls:
+        return ""
+    last = solution.calls[-1]
+    used = last.prompt_tokens + last.completion_tokens
+    if solution.samples > 1:
+        tokens = sum(call.completion_tokens for call in solution.calls)
+        return f"{solution.samples} programs, {tokens} tokens in {solution.duration_s:.0f} s, context {used}/{n_ctx}"
+    return f"{last.tokens_per_s:.1f} tokens/s, context {used}/{n_ctx}"

@@ -20,11 +20,10 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 from app.export import export_text
 from app.paths import AppPaths
 from app.reasoning import Solution, SolveStatus
-from app.reasoning.answer_table import table_of, wants_chart
+from app.reasoning.answer_table import table_of
 from app.reasoning.graphs import wants_graph
-from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method, vote
-from app.reasoning.runs import RunView, run_answer, status_detail
-from app.reasoning.working import worked_solution
+from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
+from app.reasoning.runs import RunView, run_answer, speed_text, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
@@ -47,19 +46,6 @@ NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
 )
-
-
-def speed_text(solution: Solution, n_ctx: int) -> str:
-    """The status bar's speed: one call's decoding rate and context; for a vote, the programs'
-    tokens over the vote's time (per-sequence rates in a batch would read as a slow model)."""
-    if not solution.calls:
-        return ""
-    last = solution.calls[-1]
-    used = last.prompt_tokens + last.completion_tokens
-    if solution.samples > 1:
-        tokens = sum(call.completion_tokens for call in solution.calls)
-        return f"{solution.samples} programs, {tokens} tokens in {solution.duration_s:.0f} s, context {used}/{n_ctx}"
-    return f"{last.tokens_per_s:.1f} tokens/s, context {used}/{n_ctx}"
 
 
 class MainWindow(QMainWindow):
@@ -86,8 +72,6 @@ class MainWindow(QMainWindow):
         self.work = Work()  # the one current piece of work every pane shows
         self._before_repair: str | None = None  # the program a requested repair would replace
         self._ready_text = "Ready."
-        self._vote_size, self._vote_seen = 1, 0  # a vote in progress: how many programs, how many so far
-        self._live_answers: list[str | None] = []  # and what each program that ran gave
         self._build()
         self.work_keeper = WorkKeeper(paths.recovery, self.current_work, self.restore_bar, self)
         self.data_files = DataFiles(controller, self.question_pane, self)
@@ -169,7 +153,6 @@ class MainWindow(QMainWindow):
         o.export_button.clicked.connect(self._on_export_clicked)
         o.alternative_button.clicked.connect(self._on_alternative_clicked)
         o.sample_chosen.connect(self._on_sample_chosen)
-        o.working.finished_trying.connect(self._on_finished_trying)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
                      ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
@@ -213,8 +196,7 @@ class MainWindow(QMainWindow):
         self.program_pane.start_over()
         self.output_pane.clear()
         self.work.start_over()
-        self._vote_size, self._vote_seen = Method.parse(method).samples, 0
-        self._live_answers = []
+        self.output_pane.start_vote(Method.parse(method).samples)
         repair = self.auto_repair.isChecked()
         self.controller.solve(question, method, repair=repair, settings=self.settings, data=data)
 
@@ -308,20 +290,8 @@ class MainWindow(QMainWindow):
         self.work.solution = solution
         if solution is None:
             return
-        self.output_pane.show_answer(solution.answer)
-        self.output_pane.show_alternative(solution.alternative)
-        self.output_pane.show_math(solution.ans.latex if solution.ans else None)
-        self.output_pane.show_variables(solution.variables)
-        self.output_pane.show_how(solution)
-        self.output_pane.show_steps(solution)
-        self.output_pane.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
-        steps = worked_solution(solution.program, solution.variables, solution.question, self.work.trace)
         trying = self.question_pane.try_yourself.isChecked() and solution.answered and bool(solution.calls)
-        self.output_pane.working.show_steps(steps, try_answer=solution.answer if trying else None)
-        if trying:  # the student works it out first: the answer and what the program printed wait
-            self.output_pane.answer.setText("Hidden — try it yourself (Working tab)")
-            self.output_pane.output.setPlainText("Hidden while you try it yourself.")
-            self.output_pane.tabs.setCurrentWidget(self.output_pane.working)
+        self.output_pane.show_solution(solution, self.work.trace, trying=trying)
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 
@@ -349,16 +319,10 @@ class MainWindow(QMainWindow):
 
     def _on_program(self, program: str) -> None:
         self.editor.setPlainText(program)
-        if self._vote_size > 1 and self.controller.is_busy:
-            self._vote_seen += 1
-            self.output_pane.add_live_sample(program, self._vote_seen, self._vote_size)
-            self.ticker.set_phase(f"Program {self._vote_seen} of {self._vote_size}…")
-
-    def _on_finished_trying(self) -> None:
-        solution = self.work.solution
-        if solution is not None:
-            self.output_pane.show_answer(solution.answer)
-            self.output_pane.show_output(solution.output)
+        if self.controller.is_busy:
+            progress = self.output_pane.vote_program(program)
+            if progress:
+                self.ticker.set_phase(progress)
 
     def _on_sample_chosen(self, label: str, program: str) -> None:
         self.editor.setPlainText(program)
@@ -366,10 +330,8 @@ class MainWindow(QMainWindow):
 
     def _on_run_shown(self, run: RunView) -> None:
         self.work.ran(run)
-        if self._vote_size > 1 and self.controller.is_busy and self._vote_seen:
-            self._live_answers.append(run_answer(run))
-            tally = vote(self._live_answers)
-            self.output_pane.update_live_sample(self._vote_seen, self._live_answers[-1], tally)
+        if self.controller.is_busy:
+            self.output_pane.vote_ran(run_answer(run))
         self.output_pane.show_output(run.text)
         self.editor.mark_error_line(run.error_line or 0)
         self.isolation_label.setText(f"sandbox: {run.isolation}")

@@ -6,7 +6,7 @@ A view only: the window tells it what to show and handles its buttons.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPixmap
@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.reasoning.answer_table import AnswerTable
+from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
 from app.reasoning.graphs import Graph
+from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
-from app.reasoning.solution import Solution, Vote
+from app.reasoning.solution import Solution
+from app.reasoning.working import worked_solution
 from app.ui.code_editor import monospace
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
@@ -70,6 +72,8 @@ class OutputPane(QWidget):
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
+        self._solution: Solution | None = None  # for Try it yourself: what to show once the student asks
+        self._vote_total, self._vote_answers = 1, cast(list[str | None], [])  # a vote in progress
         self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
@@ -113,6 +117,7 @@ class OutputPane(QWidget):
         self.samples.setWordWrap(True)
         self.tabs.addTab(self.samples, "Programs")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
+        self.working.finished_trying.connect(self._on_finished_trying)
         self.graph = QLabel("")  # an equation's graph, drawn here from the sandbox's sample points
         self.graph.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.graph_pixmap: QPixmap | None = None
@@ -181,21 +186,55 @@ class OutputPane(QWidget):
         else:
             self.graph.setText("An equation's graph appears here.")
 
-    def add_live_sample(self, program: str, number: int, total: int) -> None:
-        """A vote's program as it arrives: "Program 3 of 5 …" (its answer comes with the tally)."""
-        item = QListWidgetItem(f"Program {number} of {total} …")
+    def show_solution(self, solution: Solution, trace: list[dict[str, Any]] | None, *, trying: bool) -> None:
+        """Every part of the answer pane from `solution`; with `trying`, the student works it out
+        first: the answer and what the program printed wait until they ask (Working tab)."""
+        self._solution = solution
+        self.show_answer(solution.answer)
+        self.show_alternative(solution.alternative)
+        self.show_math(solution.ans.latex if solution.ans else None)
+        self.show_variables(solution.variables)
+        self.show_how(solution)
+        self.show_steps(solution)
+        self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
+        steps = worked_solution(solution.program, solution.variables, solution.question, trace)
+        self.working.show_steps(steps, try_answer=solution.answer if trying else None)
+        if trying:
+            self.answer.setText("Hidden — try it yourself (Working tab)")
+            self.output.setPlainText("Hidden while you try it yourself.")
+            self.tabs.setCurrentWidget(self.working)
+
+    def _on_finished_trying(self) -> None:
+        if self._solution is not None:
+            self.show_answer(self._solution.answer)
+            self.show_output(self._solution.output)
+
+    def start_vote(self, total: int) -> None:
+        """A solve begins: with `total` > 1 its programs are listed as they arrive."""
+        self._vote_total, self._vote_answers = total, []
+
+    def vote_program(self, program: str) -> str | None:
+        """A vote's program as it arrives: "Program 3 of 5 …"; the words for the status line."""
+        if self._vote_total < 2:
+            return None
+        number = self.samples.count() + 1
+        item = QListWidgetItem(f"Program {number} of {self._vote_total} …")
         item.setData(Qt.ItemDataRole.UserRole, program)
         self.samples.addItem(item)
         if number == 1:
             self.tabs.setCurrentWidget(self.samples)
+        return f"Program {number} of {self._vote_total}…"
 
-    def update_live_sample(self, number: int, answer: str | None, tally: list[Vote]) -> None:
+    def vote_ran(self, answer: str | None) -> None:
         """A vote's program has run: its answer in its line, and the tally so far."""
-        item = self.samples.item(number - 1)
+        if self._vote_total < 2 or not self.samples.count():
+            return
+        self._vote_answers.append(answer)
+        item = self.samples.item(self.samples.count() - 1)
         if item is not None:
             said = display_text(answer) if answer is not None else "failed"
             item.setText(item.text().removesuffix(" …") + f": {said}")
-        so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in tally) or "no answers yet"
+        so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in vote(self._vote_answers)) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)
 
