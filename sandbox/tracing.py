@@ -10,6 +10,7 @@ to its end.
 
 from __future__ import annotations
 
+import reprlib
 import sys
 import types
 from typing import Any
@@ -21,6 +22,23 @@ MAX_STEPS = 1000
 MAX_BYTES = 1_000_000
 VALUE_CHARS = 200
 _HIDDEN = (types.ModuleType, types.BuiltinFunctionType)
+_CONTAINERS = (list, tuple, dict, set, frozenset, types.MappingProxyType)
+
+
+class _StepRepr(reprlib.Repr):
+    """Containers shown to a bounded depth and length: a step's repr of a 6,000-row table (the
+    user's data) must not cost more than the program; mappingproxy (the data's rows) included."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxdict, self.maxlist, self.maxtuple = 3, 8, 8, 8
+        self.maxset, self.maxfrozenset, self.maxstring, self.maxother = 8, 8, 80, 80
+
+    def repr_mappingproxy(self, value: types.MappingProxyType[Any, Any], level: int) -> str:
+        return "mappingproxy(" + self.repr_dict(dict(value), level) + ")"
+
+
+_STEP_REPR = _StepRepr()
 
 
 class Tracer:
@@ -59,7 +77,7 @@ class Tracer:
             return
         names = frame.f_locals
         snapshot = {
-            name: cap(safe_repr(value), VALUE_CHARS)
+            name: _step_repr(value)
             for name, value in list(names.items())
             if not name.startswith("__") and name != "solve_it" and not isinstance(value, _HIDDEN)
         }
@@ -72,3 +90,13 @@ class Tracer:
         }
         self._size += sum(len(k) + len(v) for k, v in snapshot.items()) + 64
         self.steps.append(step)
+
+
+def _step_repr(value: Any) -> str:
+    """A value as one step shows it (containers bounded, see `_StepRepr`)."""
+    if isinstance(value, _CONTAINERS):
+        try:
+            return cap(_STEP_REPR.repr(value), VALUE_CHARS)
+        except Exception:  # an element's __repr__ may raise anything
+            return f"<{type(value).__name__} of {len(value):,} items>"
+    return cap(safe_repr(value), VALUE_CHARS)

@@ -65,3 +65,15 @@ def test_malformed_tables_are_refused() -> None:
         frozen_tables({"t": {"columns": ["a", "b"], "types": ["int", "int"], "rows": [[1]]}})
     with pytest.raises(ValueError, match="columns, types and rows"):
         frozen_tables({"t": {"columns": ["a"]}})
+
+
+def test_stepping_through_a_loop_over_the_data_stays_fast(sandbox: Sandbox) -> None:
+    rows = [[f"2024-01-{1 + n % 28:02d}", f"item {n}", n * 0.5] for n in range(6_000)]
+    data = {"big": {"columns": ["date", "name", "value"], "types": ["date", "text", "float"], "rows": rows}}
+    code = "total = 0\nrows = tables['big']\nfor r in rows[:200]:\n    total += r['value']\nans = total"
+    result = sandbox.run(code, data=data, trace=True, time_s=5)
+    assert result.status is Status.OK, result.error
+    assert result.trace is not None
+    shown = next(step["vars"]["rows"] for step in result.trace if "rows" in step["vars"])
+    assert shown.startswith("(mappingproxy({'date': datetime.date(2024, 1, 1)") and len(shown) < 1000
+    assert result.duration_s < 3
