@@ -90,3 +90,16 @@ def test_a_fresh_environment_answers_from_the_installed_wheel(wheel: Path, tmp_p
     assert (data["answer"], data["status"]) == ("6", "answered")
     assert data["prompt_has_template"]
     assert data["isolation"] in {"strong", "partial"}
+
+
+def test_every_package_of_the_tree_is_listed_for_the_wheel() -> None:
+    """pyproject lists its packages by hand (one is mapped from resources/): a new one must be added."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("app", "models", "sandbox")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
+    assert found <= listed, f"not in pyproject's packages: {sorted(found - listed)}"
