@@ -12,15 +12,13 @@ import json
 import re
 from dataclasses import dataclass
 
+from app.reasoning.choices import stated_choice
 from app.reasoning.numbers import number_in
 from sandbox import Sandbox
 
 RELATIVE_TOLERANCE = 1e-4
 MAX_SYMBOLIC_CHARS = 500
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
-_STATED_CHOICE = re.compile(
-    r"^\s*\(?([A-E])\)?(?:$|[\s.:)])|(?:answer|option|choice)\s*(?:is)?\s*:?\s*\(?([A-E])\)?\b", re.IGNORECASE
-)
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?")
 # What a numeric gold may carry around its number (currency, percent, separators, units words).
 _DECORATIONS = re.compile(r"[$%,\s]|dollars?|cents?|percent", re.IGNORECASE)
@@ -61,14 +59,6 @@ def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> G
 
 def numbers_equal(a: float, b: float) -> bool:
     return abs(a - b) <= RELATIVE_TOLERANCE * max(abs(a), abs(b), 1e-12) or a == b
-
-
-def stated_choice(text: str) -> str | None:
-    """The option letter an answer names: "B", "(B) 42", "The answer is B"."""
-    match = _STATED_CHOICE.search(text.strip())
-    if not match:
-        return None
-    return (match.group(1) or match.group(2)).upper()
 
 
 def symbolically_equal(left: str, right: str, sandbox: Sandbox) -> bool:

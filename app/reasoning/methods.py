@@ -9,7 +9,9 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     pot+free     PoT exactly as specified: a program without `ans` fails (by default the model
                  is asked for the missing last line, `ans = …`, before it runs)
     pot+nocomment  tokens starting with `#` biased by -2 (the PoT paper's zero-shot setting)
-    pot+finish   PoT with the finishing step
+    pot+finish   PoT with the finishing step; options (A)–(E) are matched to `ans` by value, and an
+                 `ans` that is none of them is answered by chain of thought, labelled
+                 (pot+finish+free: the finishing call exactly as specified)
     +fallback    when every program fails, answer by chain of thought (labelled as such)
     sc-pal       k sampled programs (temperature 0.7, top-p 0.95), majority vote over answers; decoded
                  together where the model can, else one by one until the winner cannot change
@@ -158,9 +160,9 @@ def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
 def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
     return solve_pot(
         question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
-        grammar="grammar" in options, ans_line="free" not in options, nocomment="nocomment" in options,
-        time_s=c.limits.time_s,
-        memory_mb=c.limits.memory_mb, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
+        grammar="grammar" in options, ans_line="free" not in options, choose="free" not in options,
+        nocomment="nocomment" in options, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb,
+        sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
     )  # fmt: skip
 
 
@@ -221,7 +223,11 @@ def solve(
         solution = once(spec, context.sampling)
     else:  # each sample its own seed: a vote is repeatable
         solution = _vote(_in_rounds(spec, once, RoundModel(model, context.cancel)))
-    if "fallback" in spec.options and data is None and not solution.answered and solution.status not in _FINAL:
+    # A program whose ans is none of the question's options has failed even without "+fallback":
+    # chain of thought answers those better than a finishing call anchored on a wrong ans
+    # (AQuA dev, docs/results.md), and the solution says it was used.
+    falls_back = "fallback" in spec.options or solution.status is SolveStatus.NO_MATCHING_OPTION
+    if falls_back and data is None and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(solution, _cot(question, frozenset(), context))
     return replace(solution, method=spec.name)
 

@@ -6,15 +6,22 @@
 4. With the finishing step (a per-task setting, off by default), call the model with the
    Finish-from-ans prompt, passing the question and `ans`.
 5. Parse the finishing reply's `Answer:` line and return it; program and `ans` are the working.
+   With `choose` (`pot+finish` but not `+free`), a question with options (A)–(E) is finished
+   without the model: `ans` equal to exactly one option's number is that option; `ans` that is
+   none of them is a failed program (NO_MATCHING_OPTION), which `methods.solve` hands to chain
+   of thought, labelled.
 Stop rule: stop when `ans` has been read, or after the one finishing call. A failing program or
 one that never sets `ans` gives no answer, with the program and the error.
 """
 
 from __future__ import annotations
 
+import math
+
 from app.data import DataSet
 from app.data.describe import describe
 from app.reasoning import prompts
+from app.reasoning.choices import Choice, choices_in, matching_choice, plain_number
 from app.reasoning.events import EventHandler, ProgramExtracted
 from app.reasoning.extract import answer_line, assigned_names
 from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
@@ -48,6 +55,7 @@ def solve_pot(
     grammar: bool = False,
     nocomment: bool = False,
     ans_line: bool = True,
+    choose: bool = False,
     time_s: float = 5.0,
     memory_mb: int = 512,
     temperature: float = 0.0,
@@ -64,7 +72,11 @@ def solve_pot(
     `ans_line` (the default): a program that never assigns `ans` is continued by the model from
     `ans =` on a new line, one line long, before it runs — the spec's prompt and stop rule stay;
     measured in docs/results.md ("PoT that binds ans") against the grammar, which let the model
-    write on to its token limit instead."""
+    write on to its token limit instead.
+
+    `choose` (the `pot+finish` method sets it; off here, the spec's call): with `finish`, a
+    question's options are matched to `ans` by value instead of by the finishing call (see the
+    module's docstring)."""
     session = SolveSession(
         model,
         sandbox,
@@ -89,7 +101,9 @@ def solve_pot(
     return conclude(
         session,
         draft,
-        lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, finish=finish, ans_line=ans_line),
+        lambda: _solve(
+            question, session, draft, prompt=prompt, decoding=decoding, finish=finish, ans_line=ans_line, choose=choose
+        ),
     )
 
 
@@ -111,6 +125,22 @@ def _with_ans_line(session: SolveSession, draft: Draft, prompt: str, program: st
     return completed
 
 
+def _chosen(draft: Draft, value: str, choices: tuple[Choice, ...]) -> tuple[SolveStatus, str | None]:
+    """The option `ans` is, found by value; a failure when it is none (or several) of them."""
+    number = draft.ans.json if draft.ans is not None else None
+    if isinstance(number, str):
+        number = plain_number(number)
+    chosen = None
+    if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
+        chosen = matching_choice(float(number), choices)
+    if chosen is None:
+        listed = " ".join(str(c) for c in choices)
+        draft.error = f"ans = {value} is not one of the options ({listed}), so the program's answer is not used."
+        return SolveStatus.NO_MATCHING_OPTION, None
+    draft.notes.append(f"ans = {value} is option {chosen}, so no finishing call was needed")
+    return SolveStatus.ANSWERED, str(chosen)
+
+
 def ans_text(value: CapturedValue) -> str:
     """`ans` as the user reads it: numbers without float noise, other values as their text."""
     data = value.json
@@ -126,7 +156,15 @@ def ans_text(value: CapturedValue) -> str:
 
 
 def _solve(
-    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, finish: bool, ans_line: bool
+    question: str,
+    session: SolveSession,
+    draft: Draft,
+    *,
+    prompt: str,
+    decoding: Decoding,
+    finish: bool,
+    ans_line: bool,
+    choose: bool,
 ) -> tuple[SolveStatus, str | None]:
     program = first_program(session, draft, prompt, decoding)
     if ans_line and "ans" not in assigned_names(program):
@@ -149,6 +187,8 @@ def _solve(
     value = ans_text(draft.ans)
     if not finish:
         return SolveStatus.ANSWERED, value
+    if choose and (choices := choices_in(question)):
+        return _chosen(draft, value, choices)
 
     finish_prompt = prompts.fill("finish", question=question, ans=value)
     draft.finish_reply = session.ask("finish", finish_prompt, max_tokens=FINISH_TOKENS, stop_after_program=False)

@@ -19,6 +19,7 @@ class SolveStatus(enum.StrEnum):
     EMPTY_OUTPUT = "empty_output"
     NO_ANS = "no_ans"
     NO_ANSWER_LINE = "no_answer_line"
+    NO_MATCHING_OPTION = "no_matching_option"
     TIMEOUT = "timeout"
     MEMORY_LIMIT = "memory_limit"
     OUTPUT_LIMIT = "output_limit"
@@ -35,6 +36,7 @@ STATUS_TEXT = {
     SolveStatus.EMPTY_OUTPUT: "the program printed nothing",
     SolveStatus.NO_ANS: "the program did not set ans",
     SolveStatus.NO_ANSWER_LINE: "the finishing step gave no 'Answer:' line",
+    SolveStatus.NO_MATCHING_OPTION: "the program's ans is none of the options",
     SolveStatus.TIMEOUT: "the program ran too long",
     SolveStatus.MEMORY_LIMIT: "the program used too much memory",
     SolveStatus.OUTPUT_LIMIT: "the program printed too much",

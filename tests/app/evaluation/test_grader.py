@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.evaluation.grader import grade, stated_choice
+from app.evaluation.grader import grade
 from sandbox import Sandbox
 
 
@@ -62,10 +62,10 @@ def test_missing_answer_is_said() -> None:
     assert grade("3", "3").how == "number"
 
 
-def test_choice_letters() -> None:
-    assert stated_choice("(D)") == "D"
-    assert stated_choice("option b, because") == "B"
-    assert stated_choice("42") is None
+def test_a_chosen_option_grades_by_its_letter() -> None:
+    assert grade("(C) 24", "C").correct
+    assert not grade("24", "C").correct  # a value alone names no option
+    assert grade("The answer is b", "(B)").how == "choice"
 
 
 def test_symbolic_equivalence_runs_in_the_sandbox(sandbox: Sandbox) -> None:

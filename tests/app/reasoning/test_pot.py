@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.reasoning import SolveStatus, solve_pot
 from app.reasoning.methods import solve
 from app.reasoning.pot import ANS_LINE_NOTE
@@ -104,3 +106,53 @@ def test_a_server_without_grammars_falls_back_and_says_so(sandbox: Sandbox) -> N
     grammar_model = ScriptedModel(["```python\nans = 5\n```"])
     solve("What is 2 + 3?", "pot+grammar", grammar_model, sandbox)
     assert grammar_model.requests[0].grammar is not None
+
+
+AQUA = "A cloth is cut in three. How long was it?\nAnswer Choices: (A) 6 (B) 18 (C) 24 (D) 36 (E) 48"
+
+
+def test_finish_matches_ans_to_its_option_without_a_model_call(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nans = 8 * 3\n```", "Answer: (A)"])
+    solution = solve(AQUA, "pot+finish", model, sandbox)
+    assert solution.answer == "(C) 24"
+    assert len(model.calls) == 1
+    assert any("option (C) 24" in note for note in solution.notes)
+    assert not solution.fallback_used
+
+
+def test_ans_that_is_no_option_goes_to_chain_of_thought_labelled(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["```python\nans = 7\n```", "Three pieces of 12 make 36.\nAnswer: D"])
+    solution = solve(AQUA, "pot+finish", model, sandbox)
+    assert solution.answer == "D" and solution.fallback_used
+    assert "step by step" in model.calls[1] and "<ans>" not in model.calls[1]  # chain of thought, not finishing
+    assert solution.program == "ans = 7"  # the program stays as the working
+
+
+def test_without_choose_the_spec_finishing_call_is_made(sandbox: Sandbox) -> None:
+    for method_or_call in ("free", "direct"):
+        model = ScriptedModel(["```python\nans = 8 * 3\n```", "Answer: (A)"])
+        if method_or_call == "free":
+            solution = solve(AQUA, "pot+finish+free", model, sandbox)
+        else:
+            solution = solve_pot(AQUA, model, sandbox, finish=True)
+        assert solution.answer == "(A)"  # what the finishing reply said, however wrong
+        assert "<ans>24</ans>" in model.calls[1]
+
+
+def test_no_matching_option_is_a_clear_failure_without_the_method(sandbox: Sandbox) -> None:
+    solution = solve_pot(AQUA, ScriptedModel(["```python\nans = 7\n```"]), sandbox, finish=True, choose=True)
+    assert solution.status is SolveStatus.NO_MATCHING_OPTION
+    assert "ans = 7 is not one of the options" in (solution.error or "")
+
+
+@pytest.mark.parametrize("program", ["ans = '$24'", "ans = 24.0000001", "ans = 24"])
+def test_ans_read_as_a_number_however_written(sandbox: Sandbox, program: str) -> None:
+    model = ScriptedModel([f"```python\n{program}\n```"])
+    assert solve_pot(AQUA, model, sandbox, finish=True, choose=True).answer == "(C) 24"
+
+
+@pytest.mark.parametrize("program", ["ans = [24, 36]", "ans = True", "ans = '16:5'", "ans = float('nan')"])
+def test_ans_that_is_not_one_number_matches_nothing(sandbox: Sandbox, program: str) -> None:
+    model = ScriptedModel([f"```python\n{program}\n```"])
+    solution = solve_pot(AQUA, model, sandbox, finish=True, choose=True)
+    assert solution.status is SolveStatus.NO_MATCHING_OPTION

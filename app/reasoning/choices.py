@@ -1,0 +1,83 @@
+"""A question's multiple-choice options, and which of them a computed number is.
+
+Questions in the AQuA style end with "Answer Choices: (A) 6 (B) 18 (C) 24 …". PoT's finishing
+step is there to turn `ans` into one of them; when `ans` is a number equal to exactly one
+option's number, the match needs no model — measured on AQuA dev, the embedded model picked a
+wrong letter for a value the program had right (docs/results.md, "PoT that binds ans").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+RELATIVE_TOLERANCE = 1e-4
+# "(A) 6 (B) 18 …": a letter in brackets, its text up to the next one.
+_OPTION = re.compile(r"\(([A-E])\)\s*(.*?)\s*(?=\([A-E]\)|\Z)", re.DOTALL)
+# An option (or an `ans` string) that is one number: "$68.00", "25%", "1,200", "36 km", "-3.5".
+_ONE_NUMBER = re.compile(
+    r"\s*[$£€]?\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)\s*(?:%|[A-Za-z][A-Za-z ./]{0,24})?\s*\.?\s*"
+)
+_STATED = re.compile(
+    r"^\s*\(?([A-E])\)?(?:$|[\s.:)])|(?:answer|option|choice)\s*(?:is)?\s*:?\s*\(?([A-E])\)?\b", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    letter: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"({self.letter}) {self.text}".rstrip()
+
+    @property
+    def number(self) -> float | None:
+        return plain_number(self.text)
+
+
+def choices_in(question: str) -> tuple[Choice, ...]:
+    """The options the question ends with — (A), (B), … in order from the last "(A)" — or ()
+    when it offers fewer than two."""
+    start = question.rfind("(A)")
+    if start < 0:
+        return ()
+    found: list[Choice] = []
+    for match in _OPTION.finditer(question, start):
+        if match.group(1) != "ABCDE"[len(found)]:
+            break
+        found.append(Choice(match.group(1), " ".join(match.group(2).split())))
+    return tuple(found) if len(found) >= 2 else ()
+
+
+def plain_number(text: str) -> float | None:
+    """The value of a text that is a single number, perhaps with a currency sign, a percent sign
+    or a unit word; None for anything else ("16:5", "(1,1)", "x + 2")."""
+    match = _ONE_NUMBER.fullmatch(text)
+    if not match:
+        return None
+    value = float(match.group(1).replace(",", ""))
+    return value if math.isfinite(value) else None
+
+
+def matching_choice(value: float, choices: tuple[Choice, ...]) -> Choice | None:
+    """The one option whose number is `value` (to the option's own decimals when it states some),
+    or None when none or several are."""
+    found = [c for c in choices if (n := c.number) is not None and _same(value, n, c.text)]
+    return found[0] if len(found) == 1 else None
+
+
+def stated_choice(text: str) -> str | None:
+    """The option letter an answer names: "B", "(B) 42", "The answer is B"."""
+    match = _STATED.search(text.strip())
+    if not match:
+        return None
+    return (match.group(1) or match.group(2)).upper()
+
+
+def _same(value: float, option: float, text: str) -> bool:
+    if abs(value - option) <= RELATIVE_TOLERANCE * max(abs(value), abs(option), 1e-12):
+        return True
+    decimals = re.search(r"\.(\d+)", text)  # "8.25" stands for anything that rounds to it
+    return decimals is not None and abs(value - option) <= 0.5 * 10 ** -len(decimals.group(1))
