@@ -252,6 +252,24 @@ def load_model(args: argparse.Namespace, progress: Progress) -> LanguageModel:
     return LocalModel(ModelSettings(path, n_ctx=args.ctx, n_threads=args.threads, n_gpu_layers=args.gpu_layers))
 
 
+def _print_answer(solution: Solution) -> None:
+    """The answer with its support and where it came from, or why there is none."""
+    if not solution.answered:
+        print(f"No answer: {solution.message}.")
+        if solution.error:
+            print(display_text(solution.error).rstrip())
+        return
+    print(f"Answer: {display_text(solution.answer or '')}")
+    if solution.samples > 1:
+        confidence = solution.confidence
+        weak = "" if confidence.confident else " — weak support: compare the programs with --json"
+        print(f"Support: {display_text(confidence.text)}{weak}")
+    if solution.fallback_used:  # never silently: the answer is not a program's
+        print("Note: no program gave this answer; it is chain of thought's")
+        if solution.error:
+            print(f"Why: {display_text(solution.error).rstrip()}")
+
+
 def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:
     steps = worked_solution(solution.program, solution.variables, solution.question) if working else []
     if as_json:
@@ -261,16 +279,7 @@ def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None
         print(json.dumps(data, ensure_ascii=False))
         return
     calls = f"{len(solution.calls)} model call{'s' if len(solution.calls) != 1 else ''}"
-    if solution.answered:
-        print(f"Answer: {display_text(solution.answer or '')}")
-        if solution.samples > 1:
-            confidence = solution.confidence
-            weak = "" if confidence.confident else " — weak support: compare the programs with --json"
-            print(f"Support: {display_text(confidence.text)}{weak}")
-    else:
-        print(f"No answer: {solution.message}.")
-        if solution.error:
-            print(display_text(solution.error).rstrip())
+    _print_answer(solution)
     for note in solution.notes:
         print(f"Note: {display_text(note)}")
     table = table_of(solution.variables)

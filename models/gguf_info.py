@@ -55,8 +55,8 @@ class _Corrupt(Exception):
 
 
 class _Reader:
-    def __init__(self, data: mmap.mmap) -> None:
-        self.data, self.pos = data, 0
+    def __init__(self, data: mmap.mmap, pos: int) -> None:
+        self.data, self.pos = data, pos
 
     def take(self, fmt: str) -> Any:
         size = struct.calcsize(fmt)
@@ -107,7 +107,7 @@ def inspect(path: str | os.PathLike[str]) -> GGUFInfo:
             if handle.read(4) != b"GGUF":
                 raise ModelError(f"{file.name} is not a GGUF model file (GGUF files start with the bytes 'GGUF')")
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return _parse(file, size, _Reader(data))
+                return _parse(file, size, _Reader(data, pos=4))  # after the magic bytes
     except _Corrupt as exc:
         raise ModelError(f"{file.name} is damaged or incomplete: the file {exc}") from None
     except OSError as exc:
@@ -115,7 +115,6 @@ def inspect(path: str | os.PathLike[str]) -> GGUFInfo:
 
 
 def _parse(file: Path, size: int, reader: _Reader) -> GGUFInfo:
-    reader.pos = 4
     version = reader.take("<I")
     if version not in (2, 3):
         raise ModelError(f"{file.name} uses GGUF version {version}; versions 2 and 3 are supported")

@@ -13,10 +13,9 @@ import re
 from dataclasses import dataclass
 
 from app.reasoning.choices import stated_choice
-from app.reasoning.numbers import number_in
+from app.reasoning.numbers import number_in, numbers_equal
 from sandbox import Sandbox
 
-RELATIVE_TOLERANCE = 1e-4
 MAX_SYMBOLIC_CHARS = 500
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?")
@@ -57,14 +56,10 @@ def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> G
     return Grade(False, "text")
 
 
-def numbers_equal(a: float, b: float) -> bool:
-    return abs(a - b) <= RELATIVE_TOLERANCE * max(abs(a), abs(b), 1e-12) or a == b
-
-
 def symbolically_equal(left: str, right: str, sandbox: Sandbox) -> bool:
     """sympy decides, in the sandbox, whether two expressions are equal; any failure is False."""
     data = repr(json.dumps([left, right]))  # a Python string literal, however the text is written
-    result = sandbox.run(_SYMBOLIC_PROGRAM.format(data=data), time_s=5.0, capture=("ans",))
+    result = sandbox.run(_SYMBOLIC_PROGRAM.format(data=data))  # the default limits; `ans` is captured
     value = result.values.get("ans")
     return result.ok and value is not None and value.json is True
 

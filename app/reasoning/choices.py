@@ -12,7 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
-RELATIVE_TOLERANCE = 1e-4
+from app.reasoning.numbers import numbers_equal
+
 # "(A) 6 (B) 18 …": a letter in brackets, its text up to the next one.
 _OPTION = re.compile(r"\(([A-E])\)\s*(.*?)\s*(?=\([A-E]\)|\Z)", re.DOTALL)
 # An option (or an `ans` string) that is one number: "$68.00", "25%", "1,200", "36 km", "-3.5".
@@ -77,7 +78,7 @@ def stated_choice(text: str) -> str | None:
 
 
 def _same(value: float, option: float, text: str) -> bool:
-    if abs(value - option) <= RELATIVE_TOLERANCE * max(abs(value), abs(option), 1e-12):
+    if numbers_equal(value, option):
         return True
     decimals = re.search(r"\.(\d+)", text)  # "8.25" stands for anything that rounds to it
     return decimals is not None and abs(value - option) <= 0.5 * 10 ** -len(decimals.group(1))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less than this share
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
@@ -41,7 +42,7 @@ def number_in(text: str) -> float | None:
     found = [m.group(0) for m in _NUMERIC.finditer(text) if any(c.isdigit() for c in m.group(0))]
     if not found:
         return None
-    last = found[-1].replace(",", "").replace(" ", "")
+    last = found[-1].replace(",", "")  # "3 / 4" keeps its spaces: _FRACTION allows them
     fraction = _FRACTION.fullmatch(last)
     try:
         if fraction:
@@ -50,6 +51,11 @@ def number_in(text: str) -> float | None:
         return float(last)
     except ValueError:
         return None
+
+
+def numbers_equal(a: float, b: float) -> bool:
+    """Equal within RELATIVE_TOLERANCE (and anything below 1e-16 is 0: float noise)."""
+    return abs(a - b) <= RELATIVE_TOLERANCE * max(abs(a), abs(b), 1e-12) or a == b
 
 
 def vote_key(answer: str) -> str:

@@ -85,14 +85,15 @@ class RoundModel:
             yield from chunks
             yield generation
         elif request.seed is not None and request.seed in self._round:
-            yield from self._batch(request, template)
+            yield from self._batch(request, template, request.seed)
         else:
             yield from self.model.generate(request)
 
-    def _batch(self, request: GenerationRequest, template: GenerationRequest) -> Iterator[str | Generation]:
+    def _batch(self, request: GenerationRequest, template: GenerationRequest, seed: int) -> Iterator[str | Generation]:
+        """The round's batch, `seed`'s sample streamed, the others kept for their requests."""
         seeds, self._round = self._round, []
         self._template = template
-        mine = seeds.index(request.seed) if request.seed in seeds else 0
+        mine = seeds.index(seed)
         kept: dict[int, list[str]] = {i: [] for i in range(len(seeds))}
         own: Generation | None = None
         self._in_batch = True

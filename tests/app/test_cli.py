@@ -106,3 +106,19 @@ def test_ask_with_the_worked_solution_on_the_embedded_model() -> None:
     assert working and all(set(step) == {"line", "text", "latex", "value"} for step in working)
     assert any(step["value"] in ("$15", "15") for step in working), working  # the money spent, substituted
     assert data["answer"] == "8"
+
+
+def test_an_answer_by_chain_of_thought_says_so_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import _report
+    from app.reasoning.methods import solve
+    from models.testing import ScriptedModel
+    from sandbox import Sandbox
+
+    question = "How long was it?\nAnswer Choices: (A) 6 (B) 18 (C) 24"
+    model = ScriptedModel(["```python\nans = 7\n```", "Three pieces of 6.\nAnswer: B"])
+    with Sandbox() as sandbox:
+        solution = solve(question, "pot+finish", model, sandbox)
+    _report(solution, as_json=False)
+    printed = capsys.readouterr().out
+    assert printed.startswith("Answer: B\nNote: no program gave this answer; it is chain of thought's\n")
+    assert "Why: ans = 7 is not one of the options ((A) 6 (B) 18 (C) 24)" in printed

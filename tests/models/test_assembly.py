@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
-from models.assembly import assemble, verified
+from models.assembly import assemble, move_verified, verified, verify_file
 from models.types import ModelError
 
 
@@ -70,3 +71,54 @@ def test_a_changed_file_is_verified_again(tmp_path: Path) -> None:
     assemble(make_chunks(tmp_path, PARTS), target, size=len(WHOLE), sha256=SHA)
     target.write_bytes(WHOLE[:-1] + b"X")
     assert not verified(target, len(WHOLE), SHA)
+
+
+def test_every_missing_chunk_is_named(tmp_path: Path) -> None:
+    chunks = make_chunks(tmp_path, PARTS)
+    chunks[0].unlink()
+    chunks[2].unlink()
+    with pytest.raises(ModelError) as caught:
+        assemble(chunks, tmp_path / "m.gguf", size=len(WHOLE), sha256=SHA)
+    assert str(caught.value) == f"model parts are missing: {chunks[0]}, {chunks[2]}; reinstall PAL Studio"
+
+
+def test_a_refusal_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"^model\.gguf does not match"):
+        assemble(make_chunks(tmp_path, [WHOLE[:-1] + b"!"]), tmp_path / "model.gguf", size=len(WHOLE), sha256=SHA)
+    with pytest.raises(ModelError, match=rf"^m\.gguf is 4 bytes but should be {len(WHOLE):,}"):
+        assemble(make_chunks(tmp_path, [b"GGUF"]), tmp_path / "a" / "b" / "m.gguf", size=len(WHOLE), sha256=SHA)
+
+
+def test_the_record_beside_the_file_keeps_its_format(tmp_path: Path) -> None:
+    """Every user's record would stop matching (and 1 GB be hashed again) if this changed."""
+    target = tmp_path / "deep" / "er" / "model.gguf"  # folders made as needed
+    assemble(make_chunks(tmp_path, PARTS), target, size=len(WHOLE), sha256=SHA)
+    record = json.loads((tmp_path / "deep" / "er" / "model.gguf.verified.json").read_text())
+    stat = target.stat()
+    assert record == {"size": len(WHOLE), "sha256": SHA, "file_size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def test_a_downloaded_file_is_verified_recorded_and_moved_with_its_record(tmp_path: Path) -> None:
+    partial = tmp_path / "model.gguf.download"
+    partial.write_bytes(WHOLE)
+    seen: list[tuple[int, int]] = []
+    verify_file(partial, size=len(WHOLE), sha256=SHA, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(len(WHOLE), len(WHOLE))] and verified(partial, len(WHOLE), SHA)
+    verify_file(partial, size=len(WHOLE), sha256=SHA, progress=lambda d, t: seen.append((d, t)))
+    assert len(seen) == 1  # recorded: not hashed again
+    target = tmp_path / "model.gguf"
+    move_verified(partial, target)
+    assert verified(target, len(WHOLE), SHA) and not partial.exists()
+    assert not (tmp_path / "model.gguf.download.verified.json").exists()
+
+
+def test_a_download_that_does_not_match_is_refused_unrecorded(tmp_path: Path) -> None:
+    partial = tmp_path / "model.gguf.download"
+    partial.write_bytes(WHOLE[:-1] + b"?")
+    with pytest.raises(ModelError, match=r"^model\.gguf\.download does not match"):
+        verify_file(partial, size=len(WHOLE), sha256=SHA)
+    partial.write_bytes(WHOLE[:-1])
+    with pytest.raises(ModelError, match="should be"):
+        verify_file(partial, size=len(WHOLE), sha256=SHA)
+    assert not verified(partial, len(WHOLE), SHA)
+    assert list(tmp_path.glob("*.verified.json")) == []

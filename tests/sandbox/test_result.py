@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from sandbox import CapturedValue, Isolation, ProtocolError, RunResult, Status
-from sandbox.result import MAX_LINE_BYTES, loads_line
+from sandbox.result import JSON_CHARS, MAX_LINE_BYTES, TYPE_CHARS, loads_line, parse_values
+from sandbox.values import REPR_CHARS
 
 GOOD: dict[str, Any] = {
     "status": "ok",
@@ -70,3 +72,100 @@ def test_lone_surrogates_are_replaced_whichever_way_they_arrive() -> None:
     assert loads_line(b'{"a": "\\ud800x", "\\udfff": 1}') == {"a": "\ufffdx", "\ufffd": 1}  # escapes
     assert loads_line(b'["\xed\xa0\x80"]') == ["\ufffd"]  # raw bytes json decodes with surrogatepass
     assert loads_line(b'["\\ud83d\\ude00"]') == ["\U0001f600"]  # a pair is a character, kept
+
+
+FULL = RunResult(
+    status=Status.TIMEOUT,
+    stdout="out",
+    stderr="err",
+    error="boom",
+    error_line=3,
+    values={"x": CapturedValue("x/2", "x/2", "Mul", "\\frac{x}{2}")},
+    duration_s=1.2345674,
+    isolation=Isolation.PARTIAL,
+    trace=[{"line": 1}],
+    steps=[{"line": 1, "how": "python"}],
+)
+
+
+def test_every_field_crosses_the_wire() -> None:
+    wire = FULL.to_json()
+    assert wire == {
+        "status": "timeout",
+        "stdout": "out",
+        "stderr": "err",
+        "error": "boom",
+        "error_line": 3,
+        "values": {"x": {"repr": "x/2", "json": "x/2", "type": "Mul", "latex": "\\frac{x}{2}"}},
+        "duration_s": 1.234567,
+        "isolation": "partial",
+        "trace": [{"line": 1}],
+        "steps": [{"line": 1, "how": "python"}],
+    }
+    assert RunResult.from_json(wire) == replace(FULL, duration_s=1.234567)
+
+
+def test_optional_fields_may_be_missing() -> None:
+    minimal = {k: v for k, v in GOOD.items() if k not in ("values", "trace", "error", "error_line")}
+    result = RunResult.from_json(minimal)
+    assert result.values == {} and result.trace is None and result.steps is None and result.error is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"status": 5}, "status: expected str"),
+        ({"stdout": None}, "stdout: expected str"),
+        ({"stderr": None}, "stderr: expected str"),
+        ({"error": 1}, "error: expected str"),
+        ({"error_line": 1.5}, "error_line: expected int"),
+        ({"duration_s": None}, "duration_s: expected a number"),
+        ({"duration_s": False}, "duration_s: expected a number"),
+        ({"isolation": None}, "isolation: expected str"),
+        ({"values": {"a": 1}}, "value: expected dict"),
+        ({"values": {"a": {"repr": "1", "type": 1}}}, "type: expected str"),
+        ({"values": {"a": {"repr": "1", "type": "int", "latex": 1}}}, "latex: expected str"),
+        ({"trace": {}}, "trace: expected list"),
+        ({"steps": "lines"}, "steps: expected list"),
+        ({"stdout": "x" * (4 * 1024 * 1024 + 1)}, "stdout: too long"),
+    ],
+)
+def test_a_refusal_names_the_field(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(ProtocolError, match=rf"^{message}$"):
+        RunResult.from_json({**GOOD, **change})
+    with pytest.raises(ProtocolError, match=r"^result: expected dict$"):
+        RunResult.from_json(None)
+
+
+def test_values_are_capped_field_by_field() -> None:
+    long_text = {"repr": "r" * (REPR_CHARS + 5), "type": "t" * 300, "latex": "l" * (REPR_CHARS + 5)}
+    raw = {"n" * 300: long_text}
+    (name, value), *_ = parse_values(raw).items()
+    assert name == "n" * TYPE_CHARS + "… [100 more characters]"
+    assert value.repr == "r" * REPR_CHARS + "… [5 more characters]"
+    assert value.type == "t" * TYPE_CHARS + "… [100 more characters]"
+    assert value.latex == "l" * REPR_CHARS + "… [5 more characters]"
+    assert parse_values({"a": {"repr": "", "type": "", "latex": None}})["a"].latex is None
+
+
+def test_a_values_json_copy_is_kept_up_to_its_limit() -> None:
+    fits = "j" * (JSON_CHARS - 2)  # json.dumps adds the two quotes
+    assert parse_values({"a": {"repr": "", "type": "", "json": fits}})["a"].json == fits
+    assert parse_values({"a": {"repr": "", "type": "", "json": fits + "j"}})["a"].json is None
+
+
+def test_only_the_requested_names_and_at_most_256_values() -> None:
+    many = {f"v{i}": {"repr": "", "type": ""} for i in range(300)}
+    assert list(parse_values(many, names=["v7", "nope"])) == ["v7"]
+    assert len(parse_values(dict(list(many.items())[:256]))) == 256
+    with pytest.raises(ProtocolError, match="too many values"):
+        parse_values(dict(list(many.items())[:257]))
+
+
+def test_a_line_of_exactly_the_limit_is_read() -> None:
+    line = b'"' + b"a" * (MAX_LINE_BYTES - 2) + b'"'
+    assert loads_line(line) == "a" * (MAX_LINE_BYTES - 2)
+    with pytest.raises(ProtocolError, match=r"^message too large$"):
+        loads_line(line + b" ")
+    with pytest.raises(ProtocolError, match=r"^not JSON: ValueError$"):
+        loads_line(b"[NaN]")

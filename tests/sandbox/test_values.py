@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import fractions
+import sys
 
+import pytest
 import sympy
 
 from sandbox import values
@@ -45,3 +48,61 @@ def test_sympy_and_fractions() -> None:
     assert values.render(sympy.Rational(1, 3))["json"] == "1/3"
     assert values.render(fractions.Fraction(2, 4))["json"] == "1/2"
     assert values.render(sympy.Matrix([[1, 2]]))["latex"] is not None
+
+
+def test_cap_keeps_text_at_the_limit_and_counts_what_it_cut() -> None:
+    assert values.cap("a" * 5, 5) == "aaaaa"
+    assert values.cap("a" * 7, 5) == "aaaaa… [2 more characters]"
+
+
+def test_integers_as_long_as_json_allows_and_no_longer() -> None:
+    fits, too_long = 2**2999, 2**3000  # 3,000 bits is the line (≈ 900 digits)
+    assert values.to_json(fits) == fits and values.to_json(-fits) == -fits
+    assert values.to_json(too_long) is None
+    assert values.safe_repr(too_long) == "<integer with about 904 digits>"
+    assert values.safe_repr(0) == "0"
+
+
+def test_a_repr_that_raises_is_described_capped() -> None:
+    class Broken:
+        def __repr__(self) -> str:
+            raise ValueError("x" * 300)
+
+    assert values.safe_repr(Broken()) == "<repr failed: ValueError: " + "x" * 200 + "… [100 more characters]>"
+
+
+def test_nesting_depth_limit() -> None:
+    def nested(levels: int) -> list[object]:
+        value: list[object] = [1]
+        for _ in range(levels - 1):
+            value = [value]
+        return value
+
+    assert values.to_json(nested(6)) == nested(6)  # the innermost 1 sits at depth 6, the limit
+    assert values.to_json(nested(7)) is None
+    assert values.to_json({"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}) == {"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}
+    assert values.to_json({"a": {"b": {"c": {"d": {"e": {"f": {"g": 1}}}}}}}) is None
+    assert values.to_json({1: {2: {3: {4: {5: {6: 1}}}}}}) == {"1": {"2": {"3": {"4": {"5": {"6": 1}}}}}}
+    assert values.to_json({1: {2: {3: {4: {5: {6: {7: 1}}}}}}}) is None
+
+
+def test_json_of_plain_values() -> None:
+    assert values.to_json(1.5) == 1.5 and values.to_json(float("nan")) is None
+    assert values.to_json(datetime.date(2024, 1, 2)) == "2024-01-02"
+    assert values.to_json({"k" * 300: [1, (2, 3)]}) == {"k" * 200 + "… [100 more characters]": [1, [2, 3]]}
+    assert values.to_json({("a" * 300,): 1}) == {values.cap(repr(("a" * 300,)), 200): 1}
+    assert values.to_json(object()) is None
+
+
+def test_sympy_numbers_become_json_numbers() -> None:
+    assert values.to_json(sympy.Integer(5)) == 5
+    assert values.to_json(sympy.Float(2.5)) == 2.5
+    assert values.to_json(sympy.Integer(2**3000)) is None
+    assert values.to_json(sympy.Symbol("x") + 1) == "x + 1"
+    assert values.latex(sympy.Rational(1, 2)) == "\\frac{1}{2}" and values.latex(0.5) is None
+
+
+def test_without_sympy_loaded_nothing_is_taken_for_sympy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "sympy")
+    assert values.to_json(object()) is None
+    assert values.render(object())["latex"] is None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.evaluation.grader import grade
+from app.evaluation.grader import MAX_SYMBOLIC_CHARS, Grade, grade
 from sandbox import Sandbox
 
 
@@ -83,3 +83,16 @@ def test_hostile_text_is_only_ever_parsed_in_the_sandbox(sandbox: Sandbox, tmp_p
     import os
 
     assert not os.path.exists(marker)
+
+
+def test_how_each_grade_was_reached() -> None:
+    assert grade(None, "3") == Grade(False, "missing")
+    assert grade("1000", "$1,000") == Grade(True, "number")
+    assert grade("The Blue  whale.", "blue whale") == Grade(True, "text")
+    assert grade("x", "y") == Grade(False, "text")
+
+
+def test_symbolic_only_up_to_its_length_limit(sandbox: Sandbox) -> None:
+    long = "a" * MAX_SYMBOLIC_CHARS
+    assert grade(long, "z", sandbox) == Grade(False, "symbolic")
+    assert grade(long + "a", "z", sandbox) == Grade(False, "text")

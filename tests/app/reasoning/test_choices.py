@@ -60,3 +60,13 @@ def test_stated_choice() -> None:
     assert stated_choice("option b, because") == "B"
     assert stated_choice("The answer is C") == "C"
     assert stated_choice("42") is None
+
+
+def test_option_text_is_tidied() -> None:
+    assert [c.text for c in choices_in("(A) two\n  words (B) x")] == ["two words", "x"]
+    assert str(Choice("A", "")) == "(A)"
+    assert len(choices_in("Yes or no? (A) yes (B) no")) == 2
+
+
+def test_a_number_too_large_for_a_float_is_no_number() -> None:
+    assert plain_number("9" * 400) is None

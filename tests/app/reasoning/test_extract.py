@@ -64,3 +64,49 @@ def test_a_streaming_reply_shows_its_code_without_fences() -> None:
     assert streamed_program("```python\nx = 1\n```\nThis program adds.") == "x = 1"
     assert streamed_program("```python\nx = 1\n```\n```python\ny = 2\n") == "y = 2\n"  # the next sample
     assert streamed_program("Hamlet was written by") == "Hamlet was written by"  # no fence yet: as it comes
+
+
+def test_the_most_program_like_block_wins_not_the_last_in_order() -> None:
+    reply = "```python\na = 1\nprint(a)\n```\nor\n```python\nthe output is 5\n```"
+    assert extract_program(reply) == "a = 1\nprint(a)"
+
+
+def test_a_reply_with_stray_fences_is_not_bare_code() -> None:
+    assert extract_program('s = "```"\nprint(s)') is None
+    assert extract_program("x = 2\nprint(x)") == "x = 2\nprint(x)"
+
+
+def test_names_bound_in_blocks_but_not_in_functions() -> None:
+    from app.reasoning.extract import assigned_names
+
+    program = (
+        "total = 0\nfor i in range(3):\n    total += i\nif total:\n    big: int = 1\n"
+        "try:\n    a = 1\nexcept ValueError:\n    b = 2\ndef f():\n    inner = 1\nclass C:\n    field = 1\n"
+        "x, (y, z) = 1, (2, 3)\n"
+    )
+    assert assigned_names(program) == ["total", "i", "big", "a", "b", "x", "y", "z"]
+    assert assigned_names("x = (") == []
+
+
+def test_at_most_limit_names() -> None:
+    from app.reasoning.extract import assigned_names
+
+    program = "\n".join(f"v{k} = {k}" for k in range(150))
+    assert assigned_names(program) == [f"v{k}" for k in range(100)]
+    assert len(assigned_names(program, limit=3)) == 3
+
+
+def test_answer_lines() -> None:
+    from app.reasoning.extract import answer_line
+
+    assert answer_line("so 3.0 each\n**Answer:** 18.0\n") == "18"
+    assert answer_line("Answer: 1\nthen\nanswer : 2") == "2"
+    assert answer_line("it is \\boxed{42}") == "42"
+    assert answer_line("no line here") is None
+
+
+def test_a_fence_being_typed_is_hidden_even_when_indented() -> None:
+    from app.reasoning.extract import streamed_program
+
+    assert streamed_program("x = 1\n  ``") == "x = 1\n"
+    assert streamed_program("``x\ny") == ""  # a reply opening with backticks waits for its fence

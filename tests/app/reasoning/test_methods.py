@@ -168,3 +168,61 @@ def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
     solution = solve("q", "mix", model, sandbox)
     assert solution.answer == "7"
     assert solution.fallback_used  # no program backs the answer
+
+
+def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:
+    program_only = solve("q", "pal", ScriptedModel([FAILS]), sandbox)
+    reasoning = "Half of 10 is 5.\nAnswer: 5"
+    model = ScriptedModel([FAILS, reasoning], chunk_size=4, chunk_delay_s=0.01)
+    solution = solve("What is half of 10?", "pal+fallback", model, sandbox)
+    assert solution.finish_reply == reasoning
+    assert solution.duration_s > program_only.duration_s + 0.05  # both parts counted
+    unanswered = solve("q", "pal+fallback", ScriptedModel([FAILS, "no idea"]), sandbox)
+    assert unanswered.fallback_used and not unanswered.answered
+    assert unanswered.error == "The reasoning has no line starting with 'Answer:'."
+
+
+def test_a_single_solve_is_not_a_vote(sandbox: Sandbox) -> None:
+    solution = solve("q", "pal", ScriptedModel([pal("2")]), sandbox)
+    assert solution.votes == () and solution.sample_answers == ()
+
+
+def test_a_vote_keeps_every_sample_and_the_total_time(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("12"), FAILS, pal("12")], chunk_size=8, chunk_delay_s=0.01)
+    solution = solve("q", "sc3-pal", model, sandbox)
+    assert solution.sample_answers == ("12", None, "12")
+    assert solution.sample_programs == ("print(12)", "print(1 / 0)", "print(12)")
+    assert solution.duration_s >= sum(call.seconds for call in solution.calls)
+
+
+def test_when_every_sample_fails_the_last_failure_is_shown_and_no_fallback_claimed(sandbox: Sandbox) -> None:
+    model = ScriptedModel([FAILS, "```python\nprint(undefined)\n```"])
+    solution = solve("q", "sc2-pal", model, sandbox)
+    assert not solution.answered and "NameError" in (solution.error or "")
+    assert not solution.fallback_used
+
+
+def test_a_mixed_vote_answers_with_the_first_wording_of_the_winner(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["So 12.\nAnswer: 12 eggs", pal("12"), pot("11")])
+    solution = solve("q", "mix", model, sandbox)
+    assert solution.answer == "12 eggs" and solution.program == "print(12)"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("xyz", "unknown method 'xyz': a base (pal, pot, cot, coc, iipc, mix) with options, see --help"),
+        ("cot+finish", "cot has no option finish (its options: none)"),
+        ("pal+zzz+finish", "pal has no option finish, zzz (its options: repair, shots, grammar, fallback)"),
+        ("sc-cot", "self-consistency votes over programs: use sc-pal or sc-pot"),
+        ("sc1-pal", "self-consistency needs at least 2 samples"),
+    ],
+)
+def test_method_names_refused_with_the_reason(name: str, message: str) -> None:
+    with pytest.raises(MethodError) as caught:
+        Method.parse(name)
+    assert str(caught.value) == message
+
+
+def test_two_samples_are_a_vote() -> None:
+    assert Method.parse("sc2-pal").samples == 2 and Method.parse("sc2-pal").name == "sc2-pal"

@@ -147,3 +147,88 @@ def test_a_sample_cut_short_counts_as_a_failure_not_a_partial_program(sandbox: S
     solution = solve("q", "sc-pal", model, sandbox)
     assert solution.votes == (Vote("700", 3), Vote("5", 1))
     assert solution.samples == 5 and len(solution.programs) == 4  # the cut sample ran nothing
+
+
+def _request(seed: int, prompt: str = "q") -> GenerationRequest:
+    return GenerationRequest(prompt=prompt, max_tokens=64, seed=seed)
+
+
+def _texts(stream: Iterator[str | Generation]) -> tuple[str, Generation]:
+    items = list(stream)
+    final = items[-1]
+    assert isinstance(final, Generation) and all(isinstance(item, str) for item in items[:-1])
+    return "".join(item for item in items[:-1] if isinstance(item, str)), final
+
+
+def test_a_round_streams_its_own_sample_and_keeps_the_others_for_their_turn() -> None:
+    model = ScriptedModel(["one", "two", "three"], parallel=8, chunk_size=1)
+    rounds = RoundModel(model, CancelToken())
+    rounds.start_round([1, 2, 3])
+    assert _texts(rounds.generate(_request(1))) == ("one", Generation("one", 1, 0, 1, 0.0, 0.0, "stop"))
+    assert _texts(rounds.generate(_request(3)))[0] == "three"
+    assert _texts(rounds.generate(_request(2)))[0] == "two"
+    assert model.batches == [3]
+
+
+def test_a_different_request_in_a_round_goes_to_the_model() -> None:
+    """A repair asked by a later sample is not served the kept program of the first request."""
+    model = ScriptedModel(["one", "two", "repair"], parallel=8)
+    rounds = RoundModel(model, CancelToken())
+    rounds.start_round([1, 2])
+    list(rounds.generate(_request(1)))
+    assert _texts(rounds.generate(_request(2, prompt="fix it")))[0] == "repair"
+    assert _texts(rounds.generate(_request(2)))[0] == "two"
+    rounds.start_round([3])  # a new round forgets what the last one kept
+    with pytest.raises(Exception, match="no reply left"):
+        list(rounds.generate(_request(2)))
+
+
+def test_a_cut_sample_is_kept_without_its_text() -> None:
+    model = _CutsTheLast(["first", "cut mid-program"])
+    rounds = RoundModel(model, CancelToken())
+    rounds.start_round([1, 2])
+    list(rounds.generate(_request(1)))
+    assert [*rounds.generate(_request(2))] == [Generation("", 1, 0, 1, 0.0, 0.0, "cut")]
+
+
+class _StopsItself(ScriptedModel):
+    """A batching model whose sequences ask the round model to stop as they start, as a session
+    that has its program does; counts the stops that reach it."""
+
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(replies, parallel=8)
+        self.cancels = 0
+        self.rounds: RoundModel | None = None
+
+    def cancel(self) -> None:
+        self.cancels += 1
+        super().cancel()
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        if self.rounds is not None:
+            self.rounds.cancel()
+        yield from super().generate(request)
+
+
+def _one_batch(token: CancelToken) -> tuple[_StopsItself, RoundModel]:
+    model = _StopsItself(["a", "b"])
+    model.rounds = rounds = RoundModel(model, token)
+    rounds.start_round([1, 2])
+    list(rounds.generate(_request(1)))
+    return model, rounds
+
+
+def test_only_the_users_cancel_stops_a_batch() -> None:
+    model, rounds = _one_batch(CancelToken())
+    assert model.cancels == 0  # in the batch, a session's own stop is not passed on
+    rounds.cancel()
+    assert model.cancels == 1  # after the batch it is
+    cancelled = CancelToken()
+    cancelled.cancel()
+    model, _rounds = _one_batch(cancelled)
+    assert model.cancels == 2  # the user's cancel reaches the model mid-batch
+
+
+def test_the_round_model_says_whether_the_model_takes_a_grammar() -> None:
+    assert RoundModel(ScriptedModel([], grammar=True), CancelToken()).grammar_supported is True
+    assert RoundModel(ScriptedModel([], grammar=False), CancelToken()).grammar_supported is False

@@ -1,0 +1,58 @@
+"""How numbers in answers are read, shown and grouped for a vote."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.reasoning.numbers import format_answer, format_float, number_in, numbers_equal, vote_key
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (11.0, "11"),
+        (2.0500000000000003, "2.05"),
+        (-3.0, "-3"),
+        (1e16, "1e+16"),
+        (9999999999999998.0, "1e+16"),
+        (123456789012.0, "123456789012"),
+        (123456789012345.0, "123456789012000"),  # 12 significant digits
+        (float("inf"), "inf"),
+        (0.1 + 0.2, "0.3"),
+    ],
+)
+def test_format_float(value: float, shown: str) -> None:
+    assert format_float(value) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"), [(" 11.0 ", "11"), ("2.0500000000000003", "2.05"), ("1E3", "1000"), ("42", "42"), ("x", "x")]
+)
+def test_format_answer(text: str, shown: str) -> None:
+    assert format_answer(text) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("$1,234.50", 1234.5), ("3 / 4", 0.75), ("3/4", 0.75), ("from 2 to -7", -7.0), ("25%", 25.0), ("1e3", 1000.0)],
+)
+def test_number_in(text: str, value: float) -> None:
+    assert number_in(text) == value
+
+
+@pytest.mark.parametrize("text", ["5/0", "no number", "", "-", "."])
+def test_no_number(text: str) -> None:
+    assert number_in(text) is None
+
+
+def test_vote_keys() -> None:
+    assert vote_key("$18.00") == vote_key("18") == "18"
+    assert vote_key("  Blue   Whale ") == "blue whale"
+    assert vote_key("1e999") == "1e999"  # not a finite number: kept as text
+
+
+def test_numbers_equal_within_a_relative_tolerance_both_ways() -> None:
+    assert numbers_equal(1, 1.0001) and numbers_equal(1.0001, 1)
+    assert not numbers_equal(1, 1.0002) and not numbers_equal(1.0002, 1)
+    assert numbers_equal(1e-17, 0) and not numbers_equal(0.00005, 0)
+    assert numbers_equal(float("inf"), float("inf")) and not numbers_equal(float("nan"), float("nan"))
