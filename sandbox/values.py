@@ -100,9 +100,9 @@ def _to_json(value: Any, depth: int, budget: list[int]) -> Any:
 def _sympy_json(value: Any) -> Any:
     sp = _sympy()
     if isinstance(value, sp.Integer):
-        return _to_json(int(value), 0, [1])
+        return to_json(int(value))
     if isinstance(value, sp.Float):
-        return _to_json(float(value), 0, [1])
+        return to_json(float(value))
     return cap(str(value))
 
 

@@ -62,6 +62,18 @@ def plain_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def number_of(value: object) -> float | None:
+    """A computed value (`ans` as JSON) as one number: a number, or a text that is one; else None."""
+    if isinstance(value, str):
+        return plain_number(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:  # an integer of hundreds of digits is no option's number
+            return None
+    return None
+
+
 def matching_choice(value: float, choices: tuple[Choice, ...]) -> Choice | None:
     """The one option whose number is `value` (to the option's own decimals when it states some),
     or None when none or several are."""

@@ -16,12 +16,10 @@ one that never sets `ans` gives no answer, with the program and the error.
 
 from __future__ import annotations
 
-import math
-
 from app.data import DataSet
 from app.data.describe import describe
 from app.reasoning import prompts
-from app.reasoning.choices import Choice, choices_in, matching_choice, plain_number
+from app.reasoning.choices import Choice, choices_in, matching_choice, number_of
 from app.reasoning.events import EventHandler, ProgramExtracted
 from app.reasoning.extract import answer_line, assigned_names
 from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
@@ -127,12 +125,8 @@ def _with_ans_line(session: SolveSession, draft: Draft, prompt: str, program: st
 
 def _chosen(draft: Draft, value: str, choices: tuple[Choice, ...]) -> tuple[SolveStatus, str | None]:
     """The option `ans` is, found by value; a failure when it is none (or several) of them."""
-    number = draft.ans.json if draft.ans is not None else None
-    if isinstance(number, str):
-        number = plain_number(number)
-    chosen = None
-    if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
-        chosen = matching_choice(float(number), choices)
+    number = number_of(draft.ans.json) if draft.ans is not None else None
+    chosen = matching_choice(number, choices) if number is not None else None
     if chosen is None:
         listed = " ".join(str(c) for c in choices)
         draft.error = f"ans = {value} is not one of the options ({listed}), so the program's answer is not used."

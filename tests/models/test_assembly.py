@@ -122,3 +122,11 @@ def test_a_download_that_does_not_match_is_refused_unrecorded(tmp_path: Path) ->
         verify_file(partial, size=len(WHOLE), sha256=SHA)
     assert not verified(partial, len(WHOLE), SHA)
     assert list(tmp_path.glob("*.verified.json")) == []
+
+
+def test_a_file_larger_than_one_read_block_is_counted_whole(tmp_path: Path) -> None:
+    big = bytes(range(256)) * (5 * 4096)  # 5 MiB: two read blocks
+    partial = tmp_path / "big.gguf.download"
+    partial.write_bytes(big)
+    verify_file(partial, size=len(big), sha256=hashlib.sha256(big).hexdigest())
+    assert verified(partial, len(big), hashlib.sha256(big).hexdigest())

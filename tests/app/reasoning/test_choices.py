@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.choices import Choice, choices_in, matching_choice, plain_number, stated_choice
+from app.reasoning.choices import Choice, choices_in, matching_choice, number_of, plain_number, stated_choice
 
 AQUA = "How long is the cloth?\nAnswer Choices: (A) 6 (B) 18 (C) 24 (D) 36 (E) 48"
 
@@ -70,3 +70,9 @@ def test_option_text_is_tidied() -> None:
 
 def test_a_number_too_large_for_a_float_is_no_number() -> None:
     assert plain_number("9" * 400) is None
+
+
+def test_a_computed_value_as_a_number() -> None:
+    assert number_of(24) == 24.0 and number_of(2.5) == 2.5 and number_of("$24") == 24.0
+    assert number_of(True) is None and number_of([24]) is None and number_of(None) is None
+    assert number_of(10**400) is None  # too large for a float: no option's number

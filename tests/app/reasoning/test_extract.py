@@ -110,3 +110,4 @@ def test_a_fence_being_typed_is_hidden_even_when_indented() -> None:
 
     assert streamed_program("x = 1\n  ``") == "x = 1\n"
     assert streamed_program("``x\ny") == ""  # a reply opening with backticks waits for its fence
+    assert streamed_program("  ``x\ny") == ""

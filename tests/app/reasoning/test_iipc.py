@@ -79,3 +79,21 @@ def test_integration_sees_the_output_and_the_independent_reasoning(sandbox: Sand
     assert PROPOSITIONS in reasoning_prompt
     assert "print(eggs - 5)" in integration_prompt and "\n31\n" in integration_prompt
     assert REASONING in integration_prompt
+
+
+SLOW = "```python\nimport time\ntime.sleep(2)\neggs = 3 * 12\n# Verification\nprint(eggs - 5)\n```"
+GREEDY = "```python\nblock = bytearray(300 * 1024 * 1024)\neggs = 3 * 12\n# Verification\nprint(eggs - 5)\n```"
+
+
+def test_the_callers_limits_reach_iipc_programs(sandbox: Sandbox) -> None:
+    from app.reasoning.methods import Limits, solve
+
+    question = "Tom has 3 boxes of 12 eggs and breaks 5. How many are left?"
+    for program, limits in ((SLOW, Limits(time_s=1.0)), (GREEDY, Limits(memory_mb=128))):
+        replies = [PROPOSITIONS, program, "Reflection: lighter\n" + WORKS, VALID, REASONING, "Answer: 31"]
+        limited = solve(question, "iipc", ScriptedModel(replies), sandbox, limits=limits)
+        assert "correction" in kinds(limited) and limited.answer == "31"
+        unlimited = solve(
+            question, "iipc", ScriptedModel([PROPOSITIONS, program, VALID, REASONING, "Answer: 31"]), sandbox
+        )
+        assert "correction" not in kinds(unlimited) and unlimited.answer == "31"

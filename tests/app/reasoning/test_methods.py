@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.reasoning.methods import PICKER, Method, MethodError, solve, vote
@@ -171,12 +173,11 @@ def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
 
 
 def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:
-    program_only = solve("q", "pal", ScriptedModel([FAILS]), sandbox)
     reasoning = "Half of 10 is 5.\nAnswer: 5"
-    model = ScriptedModel([FAILS, reasoning], chunk_size=4, chunk_delay_s=0.01)
+    model = ScriptedModel([FAILS, reasoning], chunk_size=2, chunk_delay_s=0.02)
     solution = solve("What is half of 10?", "pal+fallback", model, sandbox)
     assert solution.finish_reply == reasoning
-    assert solution.duration_s > program_only.duration_s + 0.05  # both parts counted
+    assert solution.duration_s >= sum(call.seconds for call in solution.calls)  # both parts counted
     unanswered = solve("q", "pal+fallback", ScriptedModel([FAILS, "no idea"]), sandbox)
     assert unanswered.fallback_used and not unanswered.answered
     assert unanswered.error == "The reasoning has no line starting with 'Answer:'."
@@ -196,8 +197,8 @@ def test_a_vote_keeps_every_sample_and_the_total_time(sandbox: Sandbox) -> None:
 
 
 def test_when_every_sample_fails_the_last_failure_is_shown_and_no_fallback_claimed(sandbox: Sandbox) -> None:
-    model = ScriptedModel([FAILS, "```python\nprint(undefined)\n```"])
-    solution = solve("q", "sc2-pal", model, sandbox)
+    model = ScriptedModel([FAILS, FAILS, "```python\nprint(undefined)\n```"])
+    solution = solve("q", "sc3-pal", model, sandbox)
     assert not solution.answered and "NameError" in (solution.error or "")
     assert not solution.fallback_used
 
@@ -226,3 +227,25 @@ def test_method_names_refused_with_the_reason(name: str, message: str) -> None:
 
 def test_two_samples_are_a_vote() -> None:
     assert Method.parse("sc2-pal").samples == 2 and Method.parse("sc2-pal").name == "sc2-pal"
+
+
+def test_solve_takes_a_parsed_method_and_decodes_greedily_by_default(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("2")])
+    assert solve("q", Method.parse("pal"), model, sandbox).answer == "2"
+    assert model.requests[0].temperature == 0.0
+
+
+def test_a_mixed_vote_samples_as_asked(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 12", pal("12"), pot("12")])
+    solve("q", "mix", model, sandbox, temperature=0.7)
+    assert [request.temperature for request in model.requests] == [0.7, 0.7, 0.7]
+
+
+def test_data_questions_name_the_methods_that_take_them(sandbox: Sandbox, tmp_path: Path) -> None:
+    from app.data.files import open_data
+
+    path = tmp_path / "t.csv"
+    path.write_text("a\n1\n")
+    with pytest.raises(MethodError) as caught:
+        solve("q", "cot", ScriptedModel([]), sandbox, data=open_data(path))
+    assert str(caught.value) == "questions about a data file need a program method (pal, pot), not cot"

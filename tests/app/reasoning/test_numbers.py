@@ -53,6 +53,8 @@ def test_vote_keys() -> None:
 
 def test_numbers_equal_within_a_relative_tolerance_both_ways() -> None:
     assert numbers_equal(1, 1.0001) and numbers_equal(1.0001, 1)
+    # within 1e-4 of the larger, not of the smaller: the tolerance is relative to the larger
+    assert numbers_equal(10000, 10001.00005) and numbers_equal(10001.00005, 10000)
     assert not numbers_equal(1, 1.0002) and not numbers_equal(1.0002, 1)
     assert numbers_equal(1e-17, 0) and not numbers_equal(0.00005, 0)
     assert numbers_equal(float("inf"), float("inf")) and not numbers_equal(float("nan"), float("nan"))

@@ -151,7 +151,9 @@ def test_ans_read_as_a_number_however_written(sandbox: Sandbox, program: str) ->
     assert solve_pot(AQUA, model, sandbox, finish=True, choose=True).answer == "(C) 24"
 
 
-@pytest.mark.parametrize("program", ["ans = [24, 36]", "ans = True", "ans = '16:5'", "ans = float('nan')"])
+@pytest.mark.parametrize(
+    "program", ["ans = [24, 36]", "ans = True", "ans = '16:5'", "ans = float('nan')", "ans = 10**400"]
+)
 def test_ans_that_is_not_one_number_matches_nothing(sandbox: Sandbox, program: str) -> None:
     model = ScriptedModel([f"```python\n{program}\n```"])
     solution = solve_pot(AQUA, model, sandbox, finish=True, choose=True)

@@ -219,6 +219,9 @@ def _one_batch(token: CancelToken) -> tuple[_StopsItself, RoundModel]:
 
 
 def test_only_the_users_cancel_stops_a_batch() -> None:
+    fresh = _StopsItself([])
+    RoundModel(fresh, CancelToken()).cancel()
+    assert fresh.cancels == 1  # no batch yet: passed on
     model, rounds = _one_batch(CancelToken())
     assert model.cancels == 0  # in the batch, a session's own stop is not passed on
     rounds.cancel()

@@ -1,9 +1,9 @@
 """Per-module tallies of the last mutmut run, as a Markdown table (issue 19).
 
-    .venv/bin/mutmut run && .venv/bin/python scripts/mutation_report.py
+    .venv/bin/mutmut run && .venv/bin/python tests/benchmarks/mutation_report.py
 
 Reads mutmut's own result files (`mutants/**/*.py.meta`); equivalent mutants are the ones named
-in `scripts/equivalent_mutants.txt` (one mutant a line, then `#` and why it changes nothing).
+in `tests/benchmarks/equivalent_mutants.txt` (one mutant a line, then `#` and why it changes nothing).
 """
 
 from __future__ import annotations
@@ -50,14 +50,16 @@ def tallies(root: Path) -> dict[str, Counter[str]]:
 
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("mutants")
-    print("| module | mutants | killed | survived | no test reaches it | equivalent | killed of non-equivalent |")
-    print("|---|---|---|---|---|---|---|")
+    columns = ["module", "mutants", "killed", "survived", "no test reaches it", "equivalent", "not run"]
+    print("| " + " | ".join([*columns, "killed of non-equivalent"]) + " |")
+    print("|---" * (len(columns) + 1) + "|")
     for module, c in tallies(root).items():
         total = sum(c.values())
-        judged = total - c["equivalent"]
+        judged = total - c["equivalent"] - c["not checked"]
         share = f"{100 * c['killed'] / judged:.1f} %" if judged else "–"
         print(
-            f"| {module} | {total} | {c['killed']} | {c['survived']} | {c['no tests']} | {c['equivalent']} | {share} |"
+            f"| {module} | {total} | {c['killed']} | {c['survived']} | {c['no tests']} | {c['equivalent']} "
+            f"| {c['not checked']} | {share} |"
         )
     return 0
 
