@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-KILLED = {1, 3, 37}  # a test failed, pytest broke, or the type check caught it
+KILLED = {1, 3, 37, -9, -11}  # a test failed, pytest broke, the run crashed, or the type check caught it
 TIMEOUT = {24, -24, 36, 152, 255}
 SURVIVED = {0}
 NO_TESTS = {5, 33}

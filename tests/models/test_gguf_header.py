@@ -124,8 +124,12 @@ def test_a_header_may_end_exactly_at_the_end_of_the_file(tmp_path: Path) -> None
     content = build(padded_to_32([ARCH]), align=1)
     assert len(content) % 32 == 0
     assert inspect(write(tmp_path, content)).parameter_count == 0
-    ends_in_array = padded_to_32([ARCH, kv_bytes("blob", 5, b"12345")])
-    assert inspect(write(tmp_path, build(ends_in_array, align=1))).architecture == "qwen2"
+    ends_in_array = padded_to_32([ARCH])
+    ends_in_array.append(kv_bytes("blob", 32 - len(kv_bytes("blob", 0)) % 32))  # fixed elements up to the end
+    ends_in_array[-1] += bytes(32 - len(kv_bytes("blob", 0)) % 32)
+    content = build(ends_in_array, align=1)
+    assert len(content) % 32 == 0
+    assert inspect(write(tmp_path, content)).architecture == "qwen2"
 
 
 @pytest.mark.parametrize(
@@ -142,6 +146,9 @@ def test_a_header_may_end_exactly_at_the_end_of_the_file(tmp_path: Path) -> None
         (build([ARCH], [tensor("w", [1], kind=99)]), "has a tensor of unknown type 99"),
         (build([ARCH], [text("w") + struct.pack("<I", 2**31)]), "ends in the middle of its header"),
         (build([kv_text("general.name", "no arch")]), "names no model architecture"),
+        (b"GGUF" + struct.pack("<IQQ", 3, 0, 2**63), "claims an impossible number of entries"),
+        (build([text("k") + struct.pack("<IQ", STRING, 2**63)]), "has a string longer than the file"),
+        (build([text("k") + struct.pack("<IIQ", ARRAY, 2**31 + 1, 1)]), "has an unknown value type 2147483649"),
         (build([kv_u32("general.architecture", 7)]), "names no model architecture"),
     ],
 )
@@ -169,6 +176,8 @@ def test_not_a_file_and_unsupported_version(tmp_path: Path) -> None:
         inspect(tmp_path)
     with pytest.raises(ModelError, match=r"^m\.gguf uses GGUF version 4; versions 2 and 3 are supported$"):
         inspect(write(tmp_path, build([ARCH], version=4)))
+    with pytest.raises(ModelError, match=r"^m\.gguf uses GGUF version 2147483651;"):
+        inspect(write(tmp_path, build([ARCH], version=2**31 + 3)))
 
 
 def _info(size: int) -> GGUFInfo:

@@ -123,6 +123,9 @@ def test_optional_fields_may_be_missing() -> None:
         ({"duration_s": False}, "duration_s: expected a number"),
         ({"isolation": None}, "isolation: expected str"),
         ({"values": {"a": 1}}, "value: expected dict"),
+        ({"values": []}, "values: expected dict"),
+        ({"values": {"a": {"repr": 1, "type": "int"}}}, "repr: expected str"),
+        ({"values": {"b" * (4 * 1024 * 1024 + 1): {"repr": "", "type": ""}}}, "value name: too long"),
         ({"values": {"a": {"repr": "1", "type": 1}}}, "type: expected str"),
         ({"values": {"a": {"repr": "1", "type": "int", "latex": 1}}}, "latex: expected str"),
         ({"trace": {}}, "trace: expected list"),
@@ -158,7 +161,7 @@ def test_only_the_requested_names_and_at_most_256_values() -> None:
     many = {f"v{i}": {"repr": "", "type": ""} for i in range(300)}
     assert list(parse_values(many, names=["v7", "nope"])) == ["v7"]
     assert len(parse_values(dict(list(many.items())[:256]))) == 256
-    with pytest.raises(ProtocolError, match="too many values"):
+    with pytest.raises(ProtocolError, match=r"^too many values$"):
         parse_values(dict(list(many.items())[:257]))
 
 
@@ -169,3 +172,10 @@ def test_a_line_of_exactly_the_limit_is_read() -> None:
         loads_line(line + b" ")
     with pytest.raises(ProtocolError, match=r"^not JSON: ValueError$"):
         loads_line(b"[NaN]")
+    with pytest.raises(ProtocolError, match=r"^not JSON: JSONDecodeError$"):
+        loads_line(b"{'python': 'literal'}")
+
+
+def test_text_up_to_its_limit() -> None:
+    limit = 4 * 1024 * 1024
+    assert len(RunResult.from_json({**GOOD, "stdout": "x" * limit}).stdout) == limit

@@ -18,7 +18,7 @@ from app.reasoning.events import (
     ProgramExtracted,
     TokenStreamed,
 )
-from app.reasoning.session import PROGRAM_TOKENS, CancelToken, SolveSession, Stop
+from app.reasoning.session import MAX_QUESTION_CHARS, PROGRAM_TOKENS, CancelToken, SolveSession, Stop, check_question
 from models.testing import ScriptedModel
 from models.types import Generation, GenerationRequest
 from sandbox import Sandbox, SandboxError, Status
@@ -63,27 +63,82 @@ def test_a_stream_without_its_summary_still_counts(sandbox: Sandbox) -> None:
     assert (call.prompt_tokens, call.completion_tokens, call.tokens_per_s) == (0, 0, 0.0)
 
 
-class _CountsCancels(ScriptedModel):
-    def __init__(self, replies: list[str], chunk_size: int) -> None:
-        super().__init__(replies, chunk_size=chunk_size)
-        self.cancels = 0
+class _IgnoresCancel(ScriptedModel):
+    """Streams its whole reply whatever it is told (a server that finishes its stream), with a
+    summary whose text and speed are its own; counts the cancels it is sent."""
+
+    def __init__(self, reply: str, final_text: str | None = None) -> None:
+        super().__init__([])
+        self.reply, self.final_text, self.cancels = reply, final_text, 0
 
     def cancel(self) -> None:
         self.cancels += 1
-        super().cancel()
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
-        # Ignores cancel, as a server that finishes its stream would: the session must ask once.
-        self._cancelled.clear()
-        for item in super().generate(request):
-            self._cancelled.clear()
-            yield item
+        self.requests.append(request)
+        for start in range(0, len(self.reply), 5):
+            yield self.reply[start : start + 5]
+        yield Generation(self.final_text or self.reply, 7, 0, 9, 0.5, 2.0, "stop")
 
 
 def test_a_complete_program_stops_the_model_once(sandbox: Sandbox) -> None:
-    model = _CountsCancels([PROGRAM + "\nThis program multiplies." * 5], chunk_size=5)
+    model = _IgnoresCancel(PROGRAM + "\nThis program multiplies." * 5)
     solution = solve_pal("q", model, sandbox)
     assert model.cancels == 1 and solution.answer == "42"
+
+
+def test_the_summary_is_the_reply_and_its_figures_are_kept(sandbox: Sandbox) -> None:
+    model = _IgnoresCancel("```python\nprint(1)\n```", final_text=PROGRAM)  # e.g. a stop string trimmed
+    call = solve_pal("q", model, sandbox).calls[0]
+    assert call.reply == PROGRAM
+    speed = Generation(PROGRAM, 7, 0, 9, 0.5, 2.0, "stop").tokens_per_s
+    assert speed > 0 and (call.prompt_tokens, call.completion_tokens, call.tokens_per_s) == (7, 9, speed)
+
+
+def test_cancel_reaches_a_model_that_has_not_streamed_yet(sandbox: Sandbox) -> None:
+    """Reading a long prompt yields nothing for seconds: the token must stop the model itself."""
+    cancel = CancelToken()
+    threading.Timer(0.3, cancel.cancel).start()
+    started = time.monotonic()
+    model = ScriptedModel([PROGRAM], chunk_size=len(PROGRAM), chunk_delay_s=20.0)
+    solution = solve_pal("q", model, sandbox, cancel=cancel)
+    assert solution.status is SolveStatus.CANCELLED and time.monotonic() - started < 10.0
+
+
+class _CancelsAsItStarts:
+    """A sandbox wrapper: the user cancels just as the run starts (after the session's check)."""
+
+    def __init__(self, sandbox: Sandbox, token: CancelToken) -> None:
+        self.sandbox, self.token = sandbox, token
+
+    def run(self, code: str, **kwargs: object) -> object:
+        self.token.cancel()
+        return self.sandbox.run(code, **kwargs)  # type: ignore[arg-type]
+
+    def cancel(self) -> None:
+        self.sandbox.cancel()
+
+
+def test_a_cancel_just_before_the_run_still_stops_it(sandbox: Sandbox) -> None:
+    cancel = CancelToken()
+    racing = _CancelsAsItStarts(sandbox, cancel)
+    started = time.monotonic()
+    program = "```python\nimport time\ntime.sleep(20)\n```"
+    solution = solve_pal("q", ScriptedModel([program]), racing, cancel=cancel, time_s=30.0)  # type: ignore[arg-type]
+    assert solution.status is SolveStatus.CANCELLED and time.monotonic() - started < 10.0
+
+
+def test_questions_refused_with_the_reason(sandbox: Sandbox) -> None:
+    assert check_question("  ") == "the question is empty"
+    assert check_question("x" * MAX_QUESTION_CHARS) is None
+    assert check_question("x" * (MAX_QUESTION_CHARS + 1)) is not None
+    solution = solve_pal("q", ScriptedModel(["I would rather not."]), sandbox)
+    assert solution.status is SolveStatus.NO_PROGRAM and solution.error == "the model's reply contains no program"
+    assert 0.0 <= solution.duration_s < 30.0
+
+
+def test_a_new_session_has_run_nothing(sandbox: Sandbox) -> None:
+    assert SolveSession(ScriptedModel([]), sandbox).last_result is None
 
 
 def test_a_model_error_ends_the_solve_with_its_message(sandbox: Sandbox) -> None:
