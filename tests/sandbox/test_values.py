@@ -106,3 +106,8 @@ def test_without_sympy_loaded_nothing_is_taken_for_sympy(monkeypatch: pytest.Mon
     monkeypatch.delitem(sys.modules, "sympy")
     assert values.to_json(object()) is None
     assert values.render(object())["latex"] is None
+
+
+def test_the_item_budget_counts_the_container_and_each_item() -> None:
+    assert values.to_json(list(range(999))) == list(range(999))  # 1 list + 999 items = 1,000
+    assert values.to_json(list(range(1000))) is None
