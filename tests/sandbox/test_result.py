@@ -179,3 +179,10 @@ def test_a_line_of_exactly_the_limit_is_read() -> None:
 def test_text_up_to_its_limit() -> None:
     limit = 4 * 1024 * 1024
     assert len(RunResult.from_json({**GOOD, "stdout": "x" * limit}).stdout) == limit
+
+
+def test_a_deep_line_that_needs_cleaning_is_refused_not_crashed() -> None:
+    """json.loads takes 700 levels; replacing a lone surrogate inside them recurses deeper."""
+    deep = b"[" * 700 + b'"\\ud800"' + b"]" * 700
+    with pytest.raises(ProtocolError, match=r"^not JSON: RecursionError$"):
+        loads_line(deep)
