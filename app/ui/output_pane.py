@@ -175,6 +175,8 @@ class OutputPane(QWidget):
                 lines.append(f"Support: {display_text(confidence.text)}{advice}")
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
+            if solution.error:  # why the program's answer was not used
+                lines.append(f"Why: {display_text(solution.error).strip()}")
         lines += [display_text(note) for note in solution.notes]
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))

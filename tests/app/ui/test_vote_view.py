@@ -45,3 +45,15 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
     with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
         window.run_program()
     assert window.answer.text() == "11" and samples.count() == 5  # a hand run keeps the vote's list
+
+
+def test_an_answer_by_chain_of_thought_says_so_and_why(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel(["```python\nans = 7 * 8\n```", "7 times 8 is 56, nearest is (C).\nAnswer: C"]))
+    window.question_pane.pick_method("pot+finish")
+    window.question.setPlainText("What is 7 times 8? Answer Choices: (A) 54 (B) 58 (C) 64 (D) 72")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert window.answer.text() == "C"
+    label = window.output_pane.votes.text()
+    assert "No program gave this answer" in label
+    assert "Why: ans = 56 is not one of the options ((A) 54 (B) 58 (C) 64 (D) 72)" in label
