@@ -5,12 +5,13 @@ every sequence in it. Measured here (issue 15, 1.5B model, 2 threads): one seque
 4 sequences together 33.3 tokens/s in total, 5 → 32.9. So five samples cost ≈ 2.1 × one.
 
 How: a second llama.cpp context on the already loaded weights, with `n_seq_max` sequences and one
-unified KV cache. Each distinct prompt is decoded once (the first one's tokens are kept between
-calls, so a vote's second round or the next question with the same few-shot prefix starts from
-the cache) and its cells are shared with every sequence that starts from it
-(`llama_memory_seq_cp`: no copy of the data). Every sequence has its own sampler chain (seed,
-grammar, biases) and ends on its own: end-of-generation token, a stop string, its token limit or
-a full cache; the others go on. A cancel ends all of them within one decode step.
+unified KV cache. Each distinct prompt is decoded once by the first sequence that has it, whose
+tokens are kept between calls (so a vote's second round, or the next question with the same
+few-shot prefixes in the same places, starts from the cache), and its cells are shared with every
+sequence that starts from it (`llama_memory_seq_cp`: no copy of the data). Every sequence has its
+own sampler chain (seed, grammar, biases) and ends on its own: end-of-generation token, a stop
+string, its token limit, a full cache, or rambling far past its siblings (samples of the same
+prompt); the others go on. A cancel ends all of them within one decode step.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class _Sequence:
     started: float = 0.0
     first_at: float | None = None
     cached: int = 0
+    family: int = 0  # the first sequence with the same prompt: samples of one request are siblings
 
     @property
     def position(self) -> int:
@@ -90,7 +92,10 @@ class ParallelDecoder:
         self._batch = llama_cpp.llama_batch_init(max(_BATCH, sequences), 0, 1)
         self.n_ctx = n_ctx
         self.sequences = sequences
-        self._held: list[int] = []  # the prompt whose cells sequence 0 keeps between calls
+        # The prompt whose cells each leading sequence keeps between calls (by sequence id): a
+        # vote's next round, or the next question of a mixed vote (chain of thought, PAL and PoT
+        # side by side, each at its own id), starts from its few-shot prefix in the cache.
+        self._held: dict[int, list[int]] = {}
 
     def close(self) -> None:
         if self._ctx:
@@ -113,10 +118,14 @@ class ParallelDecoder:
         if not 1 <= len(requests) <= self.sequences:
             raise ModelError(f"parallel sampling takes 1 to {self.sequences} sequences, not {len(requests)}")
         started = time.perf_counter()
+        first_with: dict[tuple[int, ...], int] = {}
         seqs = [
-            _Sequence(i, request, list(prompt), self._sampler(request, logit_bias[i]), started=started)
+            _Sequence(
+                i, request, list(prompt), self._sampler(request, logit_bias[i]), started=started,
+                family=first_with.setdefault(tuple(prompt), i),
+            )
             for i, (prompt, request) in enumerate(zip(prompts, requests, strict=True))
-        ]
+        ]  # fmt: skip
         try:
             with contextlib.suppress(_Cancelled):  # then the loop below ends every sequence as cancelled
                 yield from self._prefill(seqs, cancel)
@@ -138,30 +147,25 @@ class ParallelDecoder:
     def _prefill(self, seqs: list[_Sequence], cancel: threading.Event) -> Iterator[SequenceChunk | SequenceDone]:
         """Decode each distinct prompt once, share its cells, sample every sequence's first token."""
         lib = self._lib
-        for other in range(1, self.sequences):
-            lib.llama_memory_seq_rm(self._memory, other, -1, -1)
-        leaders: dict[tuple[int, ...], int] = {}
-        for seq in seqs:
-            key = tuple(seq.prompt)
-            if key in leaders:
-                lib.llama_memory_seq_cp(self._memory, leaders[key], seq.index, -1, -1)
-                continue
-            leaders[key] = seq.index  # the first sequence with a prompt decodes it; later ones copy it
-            start = self._reusable(seq) if seq.index == 0 else 0
-            if seq.index == 0:
-                lib.llama_memory_seq_rm(self._memory, 0, start, -1)
-                self._held = seq.prompt[:start]  # true even if a cancel stops the decode below
+        leaders = [seq for seq in seqs if seq.family == seq.index]
+        starts = {seq.index: self._reusable(seq) for seq in leaders}
+        for seq_id in range(self.sequences):  # keep what a leader can reuse, nothing else
+            lib.llama_memory_seq_rm(self._memory, seq_id, starts.get(seq_id, 0), -1)
+            self._held[seq_id] = self._held.get(seq_id, [])[: starts.get(seq_id, 0)]
+        for seq in leaders:
+            start = starts[seq.index]
             last_index = self._decode_prompt(seq.prompt, start, seq.index, cancel)
-            if seq.index == 0:
-                self._held = list(seq.prompt)
+            self._held[seq.index] = list(seq.prompt)
             for follower in seqs:  # every sequence of this prompt samples from its last logits
-                if tuple(follower.prompt) == key:
+                if follower.family == seq.index:
+                    if follower is not seq:
+                        lib.llama_memory_seq_cp(self._memory, seq.index, follower.index, -1, -1)
                     follower.cached = start
                     yield from self._accept(follower, lib.llama_sampler_sample(follower.sampler, self._ctx, last_index))
 
     def _reusable(self, seq: _Sequence) -> int:
         same = 0
-        for a, b in zip(self._held, seq.prompt, strict=False):
+        for a, b in zip(self._held.get(seq.index, []), seq.prompt, strict=False):
             if a != b:
                 break
             same += 1
@@ -181,13 +185,15 @@ class ParallelDecoder:
         return index
 
     def _step(self, seqs: list[_Sequence]) -> Iterator[SequenceChunk | SequenceDone]:
-        stopped = [s.generated for s in seqs if s.finish == "stop"]
-        if len(stopped) * 2 > len(seqs) >= 3:
-            limit = _STRAGGLER_FACTOR * max(stopped) + _STRAGGLER_SLACK
-            for seq in seqs:
-                if seq.finish is None and seq.generated > limit:
-                    seq.finish = "cut"
-                    yield from self._done(seq)
+        for family in {s.family for s in seqs}:  # a straggler is judged against its siblings only
+            siblings = [s for s in seqs if s.family == family]
+            stopped = [s.generated for s in siblings if s.finish == "stop"]
+            if len(stopped) * 2 > len(siblings) >= 3:
+                limit = _STRAGGLER_FACTOR * max(stopped) + _STRAGGLER_SLACK
+                for seq in siblings:
+                    if seq.finish is None and seq.generated > limit:
+                        seq.finish = "cut"
+                        yield from self._done(seq)
         active = [s for s in seqs if s.finish is None]
         room = self.n_ctx - self._cells_used(seqs)
         for seq in active[room:] if room < len(active) else []:
@@ -303,12 +309,12 @@ class ParallelDecoder:
         return chain
 
     def _forget_generated(self) -> None:
-        """Keep only sequence 0's prompt cells (the prefix the next call may reuse)."""
-        for other in range(1, self.sequences):
-            self._lib.llama_memory_seq_rm(self._memory, other, -1, -1)
-        if not self._lib.llama_memory_seq_rm(self._memory, 0, len(self._held), -1):
-            self._lib.llama_memory_seq_rm(self._memory, 0, -1, -1)
-            self._held = []
+        """Keep only the leading sequences' prompt cells (the prefixes the next call may reuse)."""
+        for seq_id in range(self.sequences):
+            held = self._held.get(seq_id, [])
+            if not self._lib.llama_memory_seq_rm(self._memory, seq_id, len(held), -1):
+                self._lib.llama_memory_seq_rm(self._memory, seq_id, -1, -1)
+                self._held[seq_id] = []
 
 
 def closed_block(text: str) -> bool:

@@ -17,16 +17,17 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
                  together where the model can, else one by one until the winner cannot change
     coc          Chain of Code: lines that cannot run are emulated by the model
     iipc         Iteratively Improved Program Construction
-    mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought
+    mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
+                 decoded side by side in one batch where the model can, else one by one until the
+                 winner cannot change (chain of thought and PAL agreeing: PoT is not asked)
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
 
 from app.data import DataSet
 from app.reasoning.coc import solve_coc
@@ -36,10 +37,10 @@ from app.reasoning.iipc import solve_iipc
 from app.reasoning.numbers import vote_key
 from app.reasoning.pal import solve_pal
 from app.reasoning.pot import solve_pot
-from app.reasoning.rounds import RoundModel, settled
+from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken, Sampling
 from app.reasoning.solution import Solution, SolveStatus, Vote
-from models.types import LanguageModel
+from models.types import GenerationRequest, LanguageModel
 from sandbox import Sandbox
 
 BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
@@ -188,6 +189,7 @@ def _iipc(question: str, _options: frozenset[str], c: Context) -> Solution:
 REGISTRY: dict[str, Callable[[str, frozenset[str], Context], Solution]] = {
     "pal": _pal, "pot": _pot, "cot": _cot, "coc": _coc, "iipc": _iipc,
 }  # fmt: skip
+Member = Callable[[Context], Solution]  # one solve of a vote, run in the context it is given
 
 
 def solve(
@@ -213,16 +215,17 @@ def solve(
     sampling = Sampling(temperature)
     context = Context(model, sandbox, limits or Limits(), sampling, on_event, cancel or CancelToken(), data)
 
-    def once(spec: Method, sampling: Sampling, model: LanguageModel = model) -> Solution:
-        return REGISTRY[spec.base](question, spec.options, replace(context, model=model, sampling=sampling))
+    def once(spec: Method, sampling: Sampling) -> Member:
+        return lambda c: REGISTRY[spec.base](question, spec.options, replace(c, sampling=sampling))
 
     if spec.base == "mix":
-        greedy = context.sampling
-        solution = _vote(_until_final(partial(once, Method(part), greedy) for part in MIX), mixed=True)
+        solution = _vote(_in_rounds([once(Method(part), context.sampling) for part in MIX], context), mixed=True)
     elif spec.samples == 1:
-        solution = once(spec, context.sampling)
+        solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
-        solution = _vote(_in_rounds(spec, once, RoundModel(model, context.cancel)))
+        seeds = range(1, spec.samples + 1)
+        solution = _vote(_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], context))
+
     # A program whose ans is none of the question's options has failed even without "+fallback":
     # chain of thought answers those better than a finishing call anchored on a wrong ans
     # (AQuA dev, docs/results.md), and the solution says it was used.
@@ -232,33 +235,31 @@ def solve(
     return replace(solution, method=spec.name)
 
 
-def _in_rounds(spec: Method, once: Callable[..., Solution], shared: RoundModel) -> list[Solution]:
-    """The vote's samples, a round at a time, until the winner is settled or all k are in.
-    A batched round is used whole: its samples cost no more than the first of them."""
+def _in_rounds(members: list[Member], context: Context) -> list[Solution]:
+    """A vote's solves, a round at a time, until the winner is settled or all are in. A batched
+    round is decoded together and used whole: its solves cost little more than the slowest."""
+    shared = RoundModel(context.model, context.cancel)
+    live = replace(context, model=shared)
     done: list[Solution] = []
+
+    def rehearsed(run: Member) -> GenerationRequest | None:  # quietly: no events, its own cancel
+        return first_request(
+            lambda model: run(replace(context, model=model, on_event=None, cancel=CancelToken())), shared
+        )
 
     def is_settled() -> bool:
         counts = [v.count for v in vote([s.answer if s.answered else None for s in done])]
-        return settled(counts, spec.samples - len(done))
+        return settled(counts, len(members) - len(done))
 
-    for seeds in shared.rounds(list(range(1, spec.samples + 1))):
-        shared.start_round(seeds)
-        for seed in seeds:
-            done.append(once(spec, replace(SAMPLING, seed=seed), shared))
+    for members_now in shared.rounds(members):
+        if shared.batching:
+            shared.start_round([rehearsed(run) for run in members_now])
+        for run in members_now:
+            done.append(run(live))
             if done[-1].status in _FINAL or (not shared.batching and is_settled()):
                 return done
         if is_settled():
             return done
-    return done
-
-
-def _until_final(solves: Iterable[Callable[[], Solution]]) -> list[Solution]:
-    """Run the solves in order, stopping after one that ends everything (a cancel, say)."""
-    done: list[Solution] = []
-    for run in solves:
-        done.append(run())
-        if done[-1].status in _FINAL:
-            break
     return done
 
 
@@ -303,6 +304,7 @@ def _vote(samples: list[Solution], *, mixed: bool = False) -> Solution:
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
         sample_programs=tuple(s.program for s in samples),
         sample_answers=tuple(s.answer if s.answered else None for s in samples),
+        sample_methods=MIX[: len(samples)] if mixed else (),
     )
 
 

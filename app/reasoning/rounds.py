@@ -1,10 +1,14 @@
-"""Self-consistency in rounds: a round's samples decoded together, and no sample more than needed.
+"""Votes in rounds: a round's solves decoded together, and no solve more than needed.
 
-A vote solves the same question with k seeds. Each solve asks the model through its own session,
-so `RoundModel` stands in for the model during a round: the round's first request is sent for
-every seed of the round in one batch (`models.types.generate_batch`); that solve's sample streams
-live, the others are kept and handed to the round's later solves as they ask. Anything else (a
-repair, a finishing step) goes to the model as usual.
+A vote solves the same question several times: with k seeds (self-consistency), or with several
+methods (`mix`: chain of thought, PAL and PoT). Each solve asks the model through its own session,
+so `RoundModel` stands in for the model during a round. Before the round, each solve's first
+request is learned by a rehearsal (`first_request`: the solve runs against a model that records
+what it is asked and ends the solve there), so the method itself stays the one place that knows
+its prompt. The first of those requests to be asked for decodes all of them in one batch
+(`models.types.generate_batch`); that solve's reply streams live, the others are kept and handed
+to the round's later solves as they ask. Anything else (a repair, a finishing step, a request the
+rehearsal did not foresee) goes to the model as usual.
 
 On a model that decodes several sequences at once, a round is as many samples as it decodes
 together: measured (tests/benchmarks/bench_votes.py), five samples in one batch took the same
@@ -16,8 +20,9 @@ the first three agreeing).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from app.reasoning.session import CancelToken
 from models.types import (
@@ -30,6 +35,8 @@ from models.types import (
     takes_grammar,
 )
 
+T = TypeVar("T")
+
 
 def settled(counts: list[int], remaining: int) -> bool:
     """`counts` are the answers' votes, most first: can the remaining samples still change the winner?"""
@@ -40,7 +47,7 @@ def settled(counts: list[int], remaining: int) -> bool:
 
 
 class RoundModel:
-    """A `LanguageModel` that serves a round of seeded requests from one batched generation."""
+    """A `LanguageModel` that serves a round of foreseen requests from one batched generation."""
 
     def __init__(self, model: LanguageModel, cancel: CancelToken) -> None:
         self.model = model
@@ -48,24 +55,23 @@ class RoundModel:
         self.capacity = parallel_capacity(model)
         self.batching = self.capacity > 1
         self.grammar_supported = takes_grammar(model)
-        self._round: list[int] = []
-        self._template: GenerationRequest | None = None
-        self._ready: dict[int, tuple[list[str], Generation]] = {}
+        self._pending: list[GenerationRequest] = []
+        self._ready: list[tuple[GenerationRequest, list[str], Generation]] = []
         self._in_batch = False
 
     @property
     def name(self) -> str:
         return self.model.name
 
-    def rounds(self, seeds: list[int]) -> list[list[int]]:
-        """The seeds in rounds: as many as decode together, or all of them one by one."""
+    def rounds(self, solves: Sequence[T]) -> list[list[T]]:
+        """The solves in rounds: as many as decode together, or all of them one by one."""
         if not self.batching:
-            return [seeds]
-        return [seeds[start : start + self.capacity] for start in range(0, len(seeds), self.capacity)]
+            return [list(solves)]
+        return [list(solves[start : start + self.capacity]) for start in range(0, len(solves), self.capacity)]
 
-    def start_round(self, seeds: list[int]) -> None:
-        self._round = list(seeds) if self.batching else []
-        self._template = None
+    def start_round(self, requests: Sequence[GenerationRequest | None]) -> None:
+        """The first requests of the round's solves (None: a solve that will ask nothing)."""
+        self._pending = [request for request in requests if request is not None] if self.batching else []
         self._ready.clear()
 
     def cancel(self) -> None:
@@ -79,26 +85,26 @@ class RoundModel:
         """The wrapped model belongs to the caller; nothing to free here."""
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
-        template = replace(request, seed=None)
-        if request.seed in self._ready and template == self._template:
-            chunks, generation = self._ready.pop(request.seed)
-            yield from chunks
-            yield generation
-        elif request.seed is not None and request.seed in self._round:
-            yield from self._batch(request, template, request.seed)
+        for position, (kept, chunks, generation) in enumerate(self._ready):
+            if kept == request:
+                del self._ready[position]
+                yield from chunks
+                yield generation
+                return
+        if request in self._pending:
+            yield from self._batch(request)
         else:
             yield from self.model.generate(request)
 
-    def _batch(self, request: GenerationRequest, template: GenerationRequest, seed: int) -> Iterator[str | Generation]:
-        """The round's batch, `seed`'s sample streamed, the others kept for their requests."""
-        seeds, self._round = self._round, []
-        self._template = template
-        mine = seeds.index(seed)
-        kept: dict[int, list[str]] = {i: [] for i in range(len(seeds))}
+    def _batch(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        """The round's batch, `request`'s reply streamed, the others kept for their solves."""
+        requests, self._pending = self._pending, []
+        mine = requests.index(request)
+        kept: dict[int, list[str]] = {i: [] for i in range(len(requests))}
         own: Generation | None = None
         self._in_batch = True
         try:
-            for event in generate_batch(self.model, [replace(request, seed=seed) for seed in seeds]):
+            for event in generate_batch(self.model, requests):
                 if isinstance(event, SequenceChunk):
                     if event.index == mine:
                         yield event.text
@@ -108,11 +114,45 @@ class RoundModel:
                     own = _dropped_if_cut(event.generation)  # handed over once the whole batch has ended
                 else:
                     generation = _dropped_if_cut(event.generation)
-                    self._ready[seeds[event.index]] = (kept[event.index] if generation.text else [], generation)
+                    chunks = kept[event.index] if generation.text else []
+                    self._ready.append((requests[event.index], chunks, generation))
         finally:
             self._in_batch = False
         if own is not None:
             yield own
+
+
+def first_request(solve: Callable[[LanguageModel], object], like: LanguageModel) -> GenerationRequest | None:
+    """The request `solve` sends first when given a model like `like`; None if it asks nothing
+    (an empty question, say). `solve` must not report events or bind the caller's cancel."""
+    try:
+        solve(_Rehearsal(like))
+    except _Asked as asked:
+        return asked.request
+    return None
+
+
+class _Asked(Exception):
+    def __init__(self, request: GenerationRequest) -> None:
+        super().__init__("rehearsal")
+        self.request = request
+
+
+class _Rehearsal:
+    """A model that ends a solve at its first request, carrying the request out."""
+
+    def __init__(self, like: LanguageModel) -> None:
+        self.name = like.name
+        self.grammar_supported = takes_grammar(like)  # a method may choose its request by this
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        raise _Asked(request)
+
+    def cancel(self) -> None:
+        """Nothing is running."""
+
+    def close(self) -> None:
+        """Nothing to free."""
 
 
 def _dropped_if_cut(generation: Generation) -> Generation:

@@ -31,9 +31,11 @@ from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
-from app.reasoning.solution import Solution
+from app.reasoning.rivals import rivals
+from app.reasoning.solution import METHOD_WORDS, Solution
 from app.reasoning.working import worked_solution
 from app.ui.code_editor import monospace
+from app.ui.compare_view import CompareView
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, equation_graph
@@ -116,6 +118,8 @@ class OutputPane(QWidget):
         self.samples = QListWidget()  # a vote's programs, "Program 3 of 5 — 18"; click one to open it
         self.samples.setWordWrap(True)
         self.tabs.addTab(self.samples, "Programs")
+        self.compare = CompareView()  # the leading answers side by side when they disagree
+        self.tabs.addTab(self.compare, "Compare")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
         self.working.finished_trying.connect(self._on_finished_trying)
         self.graph = QLabel("")  # an equation's graph, drawn here from the sandbox's sample points
@@ -138,6 +142,7 @@ class OutputPane(QWidget):
         self.show_variables({})
         self.table_view.show_table(None, chart=False)
         self.samples.clear()
+        self.compare.show_rivals([])
         self.working.show_steps([])
         self.show_graph(None)
 
@@ -167,11 +172,12 @@ class OutputPane(QWidget):
         if solution.samples > 1:
             tally = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in solution.votes)
             failed = solution.samples - sum(v.count for v in solution.votes)
-            voters = "chain of thought, PAL and PoT" if solution.method == "mix" else f"{solution.samples} programs"
+            names = [METHOD_WORDS.get(method, method) for method in solution.sample_methods]
+            voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
             lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
             confidence = solution.confidence
             if solution.answered:
-                advice = "" if confidence.confident else " — weak support: compare the programs before trusting it"
+                advice = "" if confidence.confident else " — weak support: compare the answers before trusting it"
                 lines.append(f"Support: {display_text(confidence.text)}{advice}")
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
@@ -241,8 +247,15 @@ class OutputPane(QWidget):
         self.votes.setVisible(True)
 
     def show_samples(self, solution: Solution) -> None:
-        """Each program of a vote with its answer, those that agree with the winner marked."""
+        """Each program of a vote with its answer, those that agree with the winner marked; the
+        leading answers side by side (Compare), opened when the support is weak."""
         self.samples.clear()
+        found = rivals(solution)
+        self.compare.show_rivals(found)
+        if found and solution.answered and not solution.confidence.confident:
+            self.tabs.setCurrentWidget(self.compare)
+        elif not found and self.tabs.currentWidget() is self.compare:  # nothing to compare now
+            self.tabs.setCurrentWidget(self.output)
         total = len(solution.sample_programs)
         winner = vote_key(solution.answer) if solution.answer else None
         for number, (program, answer) in enumerate(zip(solution.sample_programs, solution.sample_answers, strict=True)):
@@ -250,8 +263,16 @@ class OutputPane(QWidget):
                 said = "failed"
             else:
                 said = display_text(answer) + (" — agrees with the answer" if vote_key(answer) == winner else "")
-            item = QListWidgetItem(f"Program {number + 1} of {total}: {said}")
+            if number < len(solution.sample_methods):  # a mixed vote: each line is a method's
+                words = METHOD_WORDS.get(solution.sample_methods[number], solution.sample_methods[number])
+                label = words[:1].upper() + words[1:]
+            else:
+                label = f"Program {number + 1} of {total}"
+            item = QListWidgetItem(f"{label}: {said}")
             item.setData(Qt.ItemDataRole.UserRole, program or "")
+            if not program:
+                in_words = label.startswith("Chain of thought")
+                item.setToolTip("Chain of thought answers in words" if in_words else "This sample wrote no program")
             self.samples.addItem(item)
 
     def _on_samples_item_clicked(self, item: QListWidgetItem) -> None:

@@ -2,9 +2,10 @@
 
     .venv/bin/python tests/benchmarks/bench_votes.py [--threads 2]
 
-For each question: greedy PAL, then the 5-sample vote as shipped (`sc-pal`: the five samples
-decoded together in one batch, each program run). Also the batch's decoding rate. Target
-(issue 15): vote/greedy ≤ 2.2 (was ≈ 5 with the samples drawn one after another).
+For each question: greedy PAL, the 5-sample vote (`sc-pal`: the five samples decoded together
+in one batch, each program run) and the mixed vote (`mix`: chain of thought, PAL and PoT decoded
+side by side in one batch). Also the vote's decoding rate. Target (issue 15): vote/greedy ≤ 2.2
+(was ≈ 5 with the samples drawn one after another).
 """
 
 from __future__ import annotations
@@ -38,21 +39,28 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=4096, n_threads=args.threads))
-    totals = {"greedy": 0.0, "vote": 0.0}
+    totals = {"greedy": 0.0, "vote": 0.0, "mix": 0.0}
     vote_tokens = 0
     with Sandbox() as box:
         solve(QUESTIONS[0], "pal", model, box)  # warm both contexts' caches on the shared prompt prefix
         solve(QUESTIONS[0], "sc3-pal", model, box)
-        print(f"{'question':<46} {'greedy s':>9} {'vote s':>7} {'samples':>7}   answers")
+        solve(QUESTIONS[0], "mix", model, box)  # and each of the mixed vote's three prompts
+        print(f"{'question':<46} {'greedy s':>9} {'vote s':>7} {'samples':>7} {'mix s':>6}   answers (greedy/vote/mix)")
         for question in QUESTIONS:
             greedy, _tokens, _n, answer = timed_solve(question, "pal", model, box)
             vote, tokens, samples, vote_answer = timed_solve(question, "sc-pal", model, box)
+            mixed, _tokens, _n, mix_answer = timed_solve(question, "mix", model, box)
             totals["greedy"] += greedy
             totals["vote"] += vote
+            totals["mix"] += mixed
             vote_tokens += tokens
-            print(f"{question[:45]:<46} {greedy:>9.1f} {vote:>7.1f} {samples:>7}   {answer} / {vote_answer}")
+            print(
+                f"{question[:45]:<46} {greedy:>9.1f} {vote:>7.1f} {samples:>7} {mixed:>6.1f}"
+                f"   {answer} / {vote_answer} / {mix_answer}"
+            )
     model.close()
     print(f"5 samples in one batch: {vote_tokens / totals['vote']:.1f} tokens/s in total (program runs included)")
+    print(f"mix/greedy wall ratio = {totals['mix'] / totals['greedy']:.2f}")
     print(f"vote/greedy wall ratio = {totals['vote'] / totals['greedy']:.2f}")
 
 

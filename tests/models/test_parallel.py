@@ -4,6 +4,7 @@ on its own, the prompt's cells reused, cancel mid-batch, and the model usable af
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 from models.local import LocalModel
@@ -62,3 +63,17 @@ def test_cancel_stops_every_sequence_and_the_model_goes_on(local_model: LocalMod
     assert finishes == {0: "cancelled", 1: "cancelled", 2: "cancelled"}
     after = complete(local_model, GenerationRequest.chat("Say OK.", max_tokens=8))
     assert after.finish_reason in ("stop", "length") and after.text.strip()
+
+
+def test_different_prompts_side_by_side_keep_their_prefixes_and_prose_is_not_cut_for_programs(
+    local_model: LocalModel,
+) -> None:
+    """A mixed vote decodes chain of thought beside two programs: the prose runs longer than the
+    programs, which is no reason to cut it (only samples of one prompt are compared)."""
+    prose = GenerationRequest.chat("Count from one to thirty in English words, separated by commas.", max_tokens=90)
+    texts, done = _run(local_model, [prose, _request(), _request()])
+    program_tokens = max(done[i].generation.completion_tokens for i in (1, 2))
+    assert done[0].generation.finish_reason in ("stop", "length"), texts[0]
+    assert done[0].generation.completion_tokens > 1.5 * program_tokens + 16  # where a straggler would be cut
+    _again, done_again = _run(local_model, [replace(prose, max_tokens=4), _request(max_tokens=4)])
+    assert all(done_again[i].generation.cached_prompt_tokens > 0 for i in (0, 1))  # each prompt's cells were kept

@@ -158,11 +158,34 @@ def test_turn_lines_split_a_prompt_into_messages() -> None:
 
 
 def test_mix_votes_over_three_methods_and_shows_a_program(sandbox: Sandbox) -> None:
-    model = ScriptedModel(["So 12.\nAnswer: 12", pal("12"), pot("11")])
+    model = ScriptedModel(["So 12.\nAnswer: 12", pal("11"), pot("12")])
     solution = solve("q", "mix", model, sandbox)
     assert solution.answer == "12" and solution.votes == (Vote("12", 2), Vote("11", 1))
-    assert solution.program == "print(12)" and not solution.fallback_used  # PAL's working, not CoT's words
+    assert solution.program == "ans = 12" and not solution.fallback_used  # PoT's working, not CoT's words
     assert [c.purpose for c in solution.calls] == ["reasoning", "program", "program"]
+    assert solution.sample_methods == ("cot", "pal", "pot")
+    assert solution.to_json()["confidence"] == {
+        "text": "2 of 3 methods agree (chain of thought and PoT)", "value": 0.667, "confident": False,
+    }  # fmt: skip
+
+
+def test_mix_decodes_its_three_methods_together_on_a_batching_model(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["So 12.\nAnswer: 12", pal("12"), pot("12")], parallel=8)
+    solution = solve("q", "mix", model, sandbox)
+    assert model.batches == [3]  # one batch of three different prompts
+    prompts = [request.as_text() for request in model.requests]
+    assert len(set(prompts)) == 3 and "Answer:" in prompts[0] and "ans" in prompts[2]
+    assert solution.answer == "12" and solution.votes == (Vote("12", 3),)
+    assert solution.to_json()["confidence"] == {
+        "text": "all 3 methods agree (chain of thought, PAL, PoT)", "value": 1.0, "confident": True,
+    }  # fmt: skip
+
+
+def test_mix_on_a_one_at_a_time_model_stops_once_chain_of_thought_and_pal_agree(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 12", pal("12"), pot("99")])
+    solution = solve("q", "mix", model, sandbox)
+    assert len(model.requests) == 2 and solution.samples == 2  # PoT could not change the winner
+    assert solution.confidence.confident and solution.confidence.text == "chain of thought and PAL agree"
 
 
 def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
@@ -236,7 +259,7 @@ def test_solve_takes_a_parsed_method_and_decodes_greedily_by_default(sandbox: Sa
 
 
 def test_a_mixed_vote_samples_as_asked(sandbox: Sandbox) -> None:
-    model = ScriptedModel(["Answer: 12", pal("12"), pot("12")])
+    model = ScriptedModel(["Answer: 12", pal("13"), pot("12")])
     solve("q", "mix", model, sandbox, temperature=0.7)
     assert [request.temperature for request in model.requests] == [0.7, 0.7, 0.7]
 

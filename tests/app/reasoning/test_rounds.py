@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from app.reasoning.methods import solve
-from app.reasoning.rounds import RoundModel, settled
+from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
@@ -163,7 +163,7 @@ def _texts(stream: Iterator[str | Generation]) -> tuple[str, Generation]:
 def test_a_round_streams_its_own_sample_and_keeps_the_others_for_their_turn() -> None:
     model = ScriptedModel(["one", "two", "three"], parallel=8, chunk_size=1)
     rounds = RoundModel(model, CancelToken())
-    rounds.start_round([1, 2, 3])
+    rounds.start_round([_request(1), _request(2), _request(3)])
     assert _texts(rounds.generate(_request(1))) == ("one", Generation("one", 1, 0, 1, 0.0, 0.0, "stop"))
     assert _texts(rounds.generate(_request(3)))[0] == "three"
     assert _texts(rounds.generate(_request(2)))[0] == "two"
@@ -174,11 +174,11 @@ def test_a_different_request_in_a_round_goes_to_the_model() -> None:
     """A repair asked by a later sample is not served the kept program of the first request."""
     model = ScriptedModel(["one", "two", "repair"], parallel=8)
     rounds = RoundModel(model, CancelToken())
-    rounds.start_round([1, 2])
+    rounds.start_round([_request(1), _request(2)])
     list(rounds.generate(_request(1)))
     assert _texts(rounds.generate(_request(2, prompt="fix it")))[0] == "repair"
     assert _texts(rounds.generate(_request(2)))[0] == "two"
-    rounds.start_round([3])  # a new round forgets what the last one kept
+    rounds.start_round([_request(3)])  # a new round forgets what the last one kept
     with pytest.raises(Exception, match="no reply left"):
         list(rounds.generate(_request(2)))
 
@@ -186,7 +186,7 @@ def test_a_different_request_in_a_round_goes_to_the_model() -> None:
 def test_a_cut_sample_is_kept_without_its_text() -> None:
     model = _CutsTheLast(["first", "cut mid-program"])
     rounds = RoundModel(model, CancelToken())
-    rounds.start_round([1, 2])
+    rounds.start_round([_request(1), _request(2)])
     list(rounds.generate(_request(1)))
     assert [*rounds.generate(_request(2))] == [Generation("", 1, 0, 1, 0.0, 0.0, "cut")]
 
@@ -213,7 +213,7 @@ class _StopsItself(ScriptedModel):
 def _one_batch(token: CancelToken) -> tuple[_StopsItself, RoundModel]:
     model = _StopsItself(["a", "b"])
     model.rounds = rounds = RoundModel(model, token)
-    rounds.start_round([1, 2])
+    rounds.start_round([_request(1), _request(2)])
     list(rounds.generate(_request(1)))
     return model, rounds
 
@@ -235,3 +235,23 @@ def test_only_the_users_cancel_stops_a_batch() -> None:
 def test_the_round_model_says_whether_the_model_takes_a_grammar() -> None:
     assert RoundModel(ScriptedModel([], grammar=True), CancelToken()).grammar_supported is True
     assert RoundModel(ScriptedModel([], grammar=False), CancelToken()).grammar_supported is False
+
+
+def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox) -> None:
+    model = ScriptedModel([], grammar=False)
+    asked = first_request(lambda m: solve("What is 2 + 3?", "pot+grammar", m, sandbox), model)
+    assert asked is not None and "What is 2 + 3?" in asked.as_text()
+    assert asked.grammar is None  # chosen as for the model it stands in for, which takes no grammar
+    assert model.requests == []
+    with_grammar = first_request(lambda m: solve("What is 2 + 3?", "pot+grammar", m, sandbox), ScriptedModel([]))
+    assert with_grammar is not None and with_grammar.grammar
+    assert first_request(lambda m: solve("   ", "pal", m, sandbox), model) is None  # an empty question asks nothing
+
+
+def test_a_mixed_round_asks_nothing_it_did_not_foresee_in_its_batch(sandbox: Sandbox) -> None:
+    """PoT without `ans` asks for the missing line after the batch: that goes to the model alone."""
+    no_ans = "```python\nx = 12\nprint(x)\n```"
+    model = ScriptedModel(["Answer: 12", pal("12"), no_ans, " x"], parallel=8)
+    solution = solve("q", "mix", model, sandbox)
+    assert model.batches == [3] and len(model.requests) == 4
+    assert solution.sample_answers == ("12", "12", "12") and solution.confidence.confident

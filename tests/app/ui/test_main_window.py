@@ -262,7 +262,7 @@ def test_weak_support_is_said_next_to_the_answer(qtbot: QtBot, make_window: Wind
         window.solve()
     assert window.answer.text() == "12"
     assert window.output_pane.votes.text().splitlines()[-1] == (
-        "Support: two answers tied: 12 (2) and 10 (2) — weak support: compare the programs before trusting it"
+        "Support: two answers tied: 12 (2) and 10 (2) — weak support: compare the answers before trusting it"
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker
@@ -57,3 +58,41 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(qtbot: QtBot, make_window
     label = window.output_pane.votes.text()
     assert "No program gave this answer" in label
     assert "Why: ans = 56 is not one of the options ((A) 54 (B) 58 (C) 64 (D) 72)" in label
+
+
+def _solve_mixed(qtbot: QtBot, window: MainWindow, model: ScriptedModel) -> None:
+    window.controller.model = model
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+
+
+def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel(["12 in all.\nAnswer: 12", TWELVE, "```python\nans = 11\n```"], parallel=8)
+    window = make_window(model)
+    _solve_mixed(qtbot, window, model)
+    assert model.batches == [3]
+    samples = window.output_pane.samples
+    texts = [samples.item(i).text() for i in range(samples.count())]
+    assert texts == ["Chain of thought: 12 — agrees with the answer", "PAL: 12 — agrees with the answer", "PoT: 11"]
+    label = window.output_pane.votes.text()
+    assert "Vote of chain of thought, PAL and PoT: 12 ×2, 11 ×1; 0 failed" in label
+    assert "Support: 2 of 3 methods agree (chain of thought and PAL)" in label and "weak support" not in label
+    shown = window.editor.toPlainText()
+    samples.itemClicked.emit(samples.item(0))
+    assert window.editor.toPlainText() == shown  # chain of thought has no program to open
+    samples.itemClicked.emit(samples.item(2))
+    assert window.editor.toPlainText() == "ans = 11"
+
+
+def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
+    model = ScriptedModel(["Four threes are 12.\nAnswer: 12", ELEVEN, "```python\nans = 10\n```"], parallel=8)
+    window = make_window(model)
+    _solve_mixed(qtbot, window, model)
+    compare = window.output_pane.compare
+    assert window.output_pane.tabs.currentWidget() is compare  # three answers tied: look before trusting
+    assert [h.text() for h in compare.headers] == ["12 — 1 vote; chain of thought:", "11 — 1 vote; PAL:"]
+    assert [t.toPlainText() for t in compare.texts] == ["Four threes are 12.\nAnswer: 12", "print(11)"]
+    _solve_mixed(qtbot, window, ScriptedModel(["Answer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8))
+    assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()

@@ -1,0 +1,40 @@
+"""A vote's competing answers, each with the work behind it, for a student to compare.
+
+When support is weak (a tie, or a winner few samples back) an answer should not be trusted
+without looking at why the others differ. For each of the leading answers this finds the first
+sample that gave it: its program, or chain of thought's reasoning when that gave it (a mixed vote).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.reasoning.numbers import vote_key
+from app.reasoning.solution import METHOD_WORDS, Solution
+
+
+@dataclass(frozen=True)
+class Rival:
+    answer: str
+    count: int  # how many samples gave it
+    by: str  # the sample shown: "PAL", "chain of thought", "program 3"
+    work: str  # its program, or the reasoning in words
+
+
+def rivals(solution: Solution, limit: int = 2) -> list[Rival]:
+    """The `limit` leading answers of a vote with at least two answers, the winner first."""
+    if len(solution.votes) < 2:
+        return []
+    reasoning = next((call.reply for call in solution.calls if call.purpose == "reasoning"), "")
+    found = []
+    for voted in solution.votes[:limit]:
+        key = vote_key(voted.answer)
+        for index, answer in enumerate(solution.sample_answers):
+            if answer is None or vote_key(answer) != key:
+                continue
+            method = solution.sample_methods[index] if index < len(solution.sample_methods) else ""
+            program = solution.sample_programs[index] if index < len(solution.sample_programs) else None
+            by = METHOD_WORDS.get(method, method) if method else f"program {index + 1}"
+            found.append(Rival(voted.answer, voted.count, by, program or (reasoning if method == "cot" else "")))
+            break
+    return found
