@@ -1,11 +1,15 @@
 """The newer methods once each on the real embedded model (short questions: it decodes about
-10 tokens a second here): the grammar, Chain of Code's emulation, IIPC's whole construction."""
+10 tokens a second here): the grammar, Chain of Code's emulation, IIPC's whole construction, the
+missing `ans` line, the mixed vote in one batch."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
 
 from app.reasoning.methods import solve
 from app.reasoning.solution import SolveStatus
 from models.local import LocalModel
+from models.types import BatchEvent, Generation, GenerationRequest
 from sandbox import Sandbox
 
 
@@ -53,3 +57,35 @@ def test_the_model_writes_the_missing_ans_line(local_model: LocalModel, sandbox:
     result = sandbox.run(completed)
     assert result.ok and result.values["ans"].json == 12, completed
     assert session.calls[0].purpose == "ans line" and session.calls[0].completion_tokens < 20
+
+
+class _Counting:
+    """The real model, counting how its requests arrive (one batch, or one at a time)."""
+
+    def __init__(self, model: LocalModel) -> None:
+        self.model, self.name = model, model.name
+        self.parallel_sequences, self.grammar_supported = model.parallel_sequences, model.grammar_supported
+        self.batches: list[int] = []
+        self.single = 0
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        self.single += 1
+        return self.model.generate(request)
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
+        self.batches.append(len(requests))
+        return self.model.generate_batch(requests)
+
+    def cancel(self) -> None:
+        self.model.cancel()
+
+    def close(self) -> None:
+        """The fixture's model is closed by the fixture."""
+
+
+def test_a_mixed_vote_is_one_batch_of_three_methods(local_model: LocalModel, sandbox: Sandbox) -> None:
+    """The rehearsed first requests are exactly those the methods send: nothing is decoded twice."""
+    model = _Counting(local_model)
+    solution = solve("A box holds 6 rows of 7 eggs. How many eggs are in the box?", "mix", model, sandbox)
+    assert model.batches == [3] and model.single == 0, (model.batches, model.single)
+    assert solution.sample_methods == ("cot", "pal", "pot") and solution.answer == "42", solution.sample_answers
