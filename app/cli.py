@@ -25,7 +25,16 @@ from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES
-from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, METHODS_HELP, Limits, Method, MethodError, solve
+from app.reasoning.methods import (
+    DATA_METHODS,
+    DEFAULT_METHOD,
+    METHODS_HELP,
+    PROGRAM_DEFAULT,
+    Limits,
+    Method,
+    MethodError,
+    solve,
+)
 from app.reasoning.solve_log import log_solution
 from app.reasoning.working import worked_solution
 from models.embedded import ensure_embedded, is_ready
@@ -98,7 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     ask = commands.add_parser("ask", help="answer one question from the command line")
     ask.add_argument("question", help="the question (quote it)")
-    ask.add_argument("--method", default=DEFAULT_METHOD, help=f"{METHODS_HELP} (default {DEFAULT_METHOD})")
+    ask.add_argument(
+        "--method",
+        help=f"{METHODS_HELP} (default {DEFAULT_METHOD}; with --data or --repair {PROGRAM_DEFAULT}, with --finish pot)",
+    )
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -228,7 +240,10 @@ def _ask_data(path: Path | None, method: Method) -> DataSet | None:
 
 
 def _ask_method(args: argparse.Namespace) -> Method:
-    method = Method.parse(args.method)
+    """The method asked for; unnamed, the default for what the other options need (a data file
+    or a repair needs programs, the finishing step is PoT's)."""
+    unnamed = "pot" if args.finish else PROGRAM_DEFAULT if args.data or args.repair else DEFAULT_METHOD
+    method = Method.parse(args.method or unnamed)
     extra = {"repair"} if args.repair else set()
     extra |= {"finish"} if args.finish else set()
     return Method.parse("+".join([method.name, *sorted(extra - method.options)])) if extra else method

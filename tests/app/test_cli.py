@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from app.cli import _ask_method, build_parser
+from app.reasoning.methods import DEFAULT_METHOD, PROGRAM_DEFAULT
+
 
 def pal_studio(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -122,3 +125,18 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(capsys: pytest.CaptureFix
     printed = capsys.readouterr().out
     assert printed.startswith("Answer: B\nNote: no program gave this answer; it is chain of thought's\n")
     assert "Why: ans = 7 is not one of the options ((A) 6 (B) 18 (C) 24)" in printed
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ([], DEFAULT_METHOD),
+        (["--data", "x.csv"], PROGRAM_DEFAULT),  # chain of thought cannot read a data file
+        (["--repair"], f"{PROGRAM_DEFAULT}+repair"),
+        (["--finish"], "pot+finish"),
+        (["--method", "pal", "--repair"], "pal+repair"),  # a named method is kept
+    ],
+)
+def test_ask_without_a_method_picks_one_that_fits_its_options(options: list[str], expected: str) -> None:
+    args = build_parser().parse_args(["ask", *options, "q"])
+    assert _ask_method(args).name == expected

@@ -97,3 +97,18 @@ def test_bad_files_and_methods_without_programs_are_refused_in_words(
     window.question.setPlainText("How many units?")
     window.solve()
     assert "need a program" in window.status_label.text() and not window.controller.is_busy
+
+
+def test_opening_data_under_a_method_without_programs_picks_programs(
+    qtbot: QtBot, make_window: WindowMaker, sales: Path
+) -> None:
+    window = make_window(ScriptedModel([]))
+    window.question_pane.pick_method("mix")  # chain of thought among them: it cannot read rows
+    _open(qtbot, window, sales)
+    assert window.question_pane.method_name() == "sc-pal"
+    assert "Method set to" in window.status_label.text() and "only programs can read the data" in (
+        window.status_label.text()
+    )
+    window.question_pane.pick_method("pal+shots")
+    _open(qtbot, window, sales)
+    assert window.question_pane.method_name() == "pal+shots"  # a program method the user chose is kept
