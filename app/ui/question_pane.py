@@ -38,8 +38,9 @@ class QuestionPane(QWidget):
             self.method.addItem(title, key)
         self.method.insertSeparator(PLAIN_CHOICES)  # the plain choices, then "More methods"
         self.method.setToolTip(
-            "Fast: one program. Most accurate: five programs vote. Explain in words: "
-            "chain of thought, no program. Below the line: more methods."
+            "Fast: one program. Cross-checked: chain of thought, PAL and PoT answer side by side and "
+            "vote; when they disagree, compare them. Explain in words: chain of thought, no program. "
+            "Below the line: more methods."
         )
         for combo in (self.examples, self.method):  # their longest item must not set the pane's width
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
