@@ -77,7 +77,7 @@ _FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDB
 PLAIN_CHOICES = 3
 PICKER = (
     ("pal", "Fast — one program (≈ 9 s)"),
-    ("mix", "Cross-checked — words, PAL and PoT vote (≈ 22 s)"),
+    ("mix", "Cross-checked — 3 methods vote (≈ 22 s)"),
     ("cot", "Explain in words — no program (≈ 8 s)"),
     ("sc-pal", "PAL × 5, majority vote (≈ 28 s)"),
     ("pal+shots", "PAL, more worked examples"),

@@ -66,7 +66,8 @@ class SolveController(QObject):
     model_failed = Signal(str)
     busy = Signal(bool)
     phase = Signal(str)
-    token = Signal(str)
+    token = Signal(str)  # a program as it streams (shown in the editor)
+    reasoning_token = Signal(str)  # chain of thought's words as they stream (shown under Output)
     program = Signal(str)
     solved = Signal(object)
     ran = Signal(object)
@@ -308,8 +309,8 @@ class SolveController(QObject):
         elif isinstance(payload, LoadProgress) and payload.total:
             self.load_progress.emit(payload.done, payload.total)
             self.phase.emit(f"Preparing the model… {100 * payload.done // payload.total}%")
-        elif isinstance(payload, TokenStreamed):
-            self.token.emit(payload.text)
+        elif isinstance(payload, TokenStreamed):  # words are no program: they never go in the editor
+            (self.reasoning_token if payload.purpose == "reasoning" else self.token).emit(payload.text)
         elif isinstance(payload, ModelStarted):
             self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):

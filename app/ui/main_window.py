@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         c.busy.connect(self._on_busy)
         c.phase.connect(self.ticker.set_phase)
         c.token.connect(self.program_pane.append)
+        c.reasoning_token.connect(self.output_pane.append_output)
         c.program.connect(self._on_program)
         c.solved.connect(self._on_solved)
         c.run_shown.connect(self._on_run_shown)

@@ -303,6 +303,13 @@ class OutputPane(QWidget):
     def show_output(self, text: str) -> None:
         self.output.setPlainText(display_text(text))
 
+    def append_output(self, text: str) -> None:
+        """Chain of thought's words as they stream, under Output (the editor is for programs)."""
+        cursor = self.output.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(display_text(text))
+        self.output.setTextCursor(cursor)
+
     def show_math(self, latex: str | None) -> None:
         pixmap = render_latex(latex) if latex else None
         self.math.setVisible(pixmap is not None)

@@ -4,6 +4,7 @@ with a click, to run or step; a reopened vote lists them again (real widgets, re
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MainWindow
@@ -79,6 +80,7 @@ def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_windo
     label = window.output_pane.votes.text()
     assert "Vote of chain of thought, PAL and PoT: 12 ×2, 11 ×1; 0 failed" in label
     assert "Support: 2 of 3 methods agree (chain of thought and PAL)" in label and "weak support" not in label
+    assert window.speed_label.text().startswith("3 methods, ")
     shown = window.editor.toPlainText()
     samples.itemClicked.emit(samples.item(0))
     assert window.editor.toPlainText() == shown  # chain of thought has no program to open
@@ -94,5 +96,7 @@ def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_
     assert window.output_pane.tabs.currentWidget() is compare  # three answers tied: look before trusting
     assert [h.text() for h in compare.headers] == ["12 — 1 vote; chain of thought:", "11 — 1 vote; PAL:"]
     assert [t.toPlainText() for t in compare.texts] == ["Four threes are 12.\nAnswer: 12", "print(11)"]
+    wrap = QPlainTextEdit.LineWrapMode
+    assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.NoWrap]  # words wrap, code does not
     _solve_mixed(qtbot, window, ScriptedModel(["Answer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8))
     assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()
