@@ -4,8 +4,8 @@
 
 Each method on the five questions in turn: greedy PAL, the 5-sample vote (`sc-pal`: the five
 samples decoded together in one batch, each program run) and the mixed vote (`mix`: chain of
-thought, PAL and PoT decoded side by side in one batch). Also the vote's decoding rate. Target (issue 15): vote/greedy ≤ 2.2
-(was ≈ 5 with the samples drawn one after another).
+thought, PAL and PoT decoded side by side in one batch). Also the vote's decoding rate. Target
+(issue 15): vote/greedy ≤ 2.2 (was ≈ 5 with the samples drawn one after another).
 """
 
 from __future__ import annotations

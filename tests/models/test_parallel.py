@@ -36,7 +36,8 @@ def test_three_seeds_three_samples_each_ending_on_its_own(local_model: LocalMode
     assert sorted(done) == [0, 1, 2]
     for index, event in done.items():
         assert event.generation.text == texts[index]  # the streamed chunks add up to the result
-        assert event.generation.finish_reason in ("stop", "length")
+        # "cut": a sample rambling far past its siblings ends early (models.parallel's straggler rule)
+        assert event.generation.finish_reason in ("stop", "length", "cut")
         if event.generation.finish_reason == "stop":
             assert event.generation.text.rstrip().endswith("```")  # ended at its own closing fence
     assert len(set(texts.values())) >= 2, texts  # distinct seeds, distinct samples
