@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.reasoning.numbers import vote_key
-from app.reasoning.solution import METHOD_WORDS, Solution
+from app.reasoning.solution import Solution, method_words
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def rivals(solution: Solution, limit: int = 2) -> list[Rival]:
                 continue
             method = solution.sample_methods[index] if index < len(solution.sample_methods) else ""
             program = solution.sample_programs[index] if index < len(solution.sample_programs) else None
-            by = METHOD_WORDS.get(method, method) if method else f"program {index + 1}"
+            by = method_words(method) if method else f"program {index + 1}"
             found.append(Rival(voted.answer, voted.count, by, program or (reasoning if method == "cot" else "")))
             break
     return found

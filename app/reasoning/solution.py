@@ -91,6 +91,11 @@ CROSS_CHECK = ("cot", "pal")
 METHOD_WORDS = {"cot": "chain of thought", "pal": "PAL", "pot": "PoT"}
 
 
+def method_words(method: str) -> str:
+    """A mixed vote's method as the student reads it: "chain of thought", "PAL", "PoT"."""
+    return METHOD_WORDS.get(method, method)
+
+
 @dataclass(frozen=True)
 class CodeStep:
     """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""
@@ -180,7 +185,7 @@ class Solution:
             for method, answer in zip(self.sample_methods, self.sample_answers, strict=False)
             if answer is not None and winner is not None and vote_key(answer) == winner
         ]
-        names = [METHOD_WORDS.get(method, method) for method in agreeing]
+        names = [method_words(method) for method in agreeing]
         if len(agreeing) == len(self.sample_methods) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
         elif len(agreeing) == len(self.sample_methods):  # the vote ended early: the rest could not change it

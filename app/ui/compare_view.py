@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.rivals import Rival
-from app.reasoning.solution import METHOD_WORDS
+from app.reasoning.solution import method_words
 from app.ui.code_editor import monospace
 from sandbox.display import display_text
 
@@ -52,5 +52,5 @@ class CompareView(QWidget):
             header.setText(display_text(f"{rival.answer} — {votes}; {rival.by}:"))
             text.setPlainText(display_text(rival.work) or "(nothing to show)")
             wrap = QPlainTextEdit.LineWrapMode
-            in_words = rival.by == METHOD_WORDS["cot"]  # words wrap; a program keeps its lines
+            in_words = rival.by == method_words("cot")  # words wrap; a program keeps its lines
             text.setLineWrapMode(wrap.WidgetWidth if in_words else wrap.NoWrap)

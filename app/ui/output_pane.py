@@ -32,7 +32,7 @@ from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
-from app.reasoning.solution import METHOD_WORDS, Solution
+from app.reasoning.solution import Solution, method_words
 from app.reasoning.working import worked_solution
 from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
@@ -172,7 +172,7 @@ class OutputPane(QWidget):
         if solution.samples > 1:
             tally = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in solution.votes)
             failed = solution.samples - sum(v.count for v in solution.votes)
-            names = [METHOD_WORDS.get(method, method) for method in solution.sample_methods]
+            names = [method_words(method) for method in solution.sample_methods]
             voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
             lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
             confidence = solution.confidence
@@ -263,15 +263,16 @@ class OutputPane(QWidget):
                 said = "failed"
             else:
                 said = display_text(answer) + (" — agrees with the answer" if vote_key(answer) == winner else "")
-            if number < len(solution.sample_methods):  # a mixed vote: each line is a method's
-                words = METHOD_WORDS.get(solution.sample_methods[number], solution.sample_methods[number])
+            method = solution.sample_methods[number] if number < len(solution.sample_methods) else ""
+            if method:  # a mixed vote: each line is a method's
+                words = method_words(method)
                 label = words[:1].upper() + words[1:]
             else:
                 label = f"Program {number + 1} of {total}"
             item = QListWidgetItem(f"{label}: {said}")
             item.setData(Qt.ItemDataRole.UserRole, program or "")
             if not program:
-                in_words = label.startswith("Chain of thought")
+                in_words = method == "cot"
                 item.setToolTip("Chain of thought answers in words" if in_words else "This sample wrote no program")
             self.samples.addItem(item)
 
