@@ -40,7 +40,32 @@ class ExecutionFinished:
     result: RunResult
 
 
-Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished
+@dataclass(frozen=True)
+class VoteStarted:
+    """A vote begins: one lane per solve, named ("Program 2 of 5", "Chain of thought")."""
+
+    lanes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LaneStreamed:
+    """Model text of one solve of a vote, as it is decoded (a batch's solves side by side)."""
+
+    lane: int
+    text: str
+
+
+@dataclass(frozen=True)
+class LaneFinished:
+    """One solve of a vote is done: its answer (None: it failed) and its program, if it wrote one."""
+
+    lane: int
+    answer: str | None
+    program: str | None
+
+
+VoteEvent = VoteStarted | LaneStreamed | LaneFinished
+Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished | VoteEvent
 EventHandler = Callable[[Event], None]
 
 

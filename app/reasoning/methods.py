@@ -32,14 +32,14 @@ from dataclasses import dataclass, replace
 from app.data import DataSet
 from app.reasoning.coc import solve_coc
 from app.reasoning.cot import solve_cot
-from app.reasoning.events import EventHandler
+from app.reasoning.events import EventHandler, LaneFinished, LaneStreamed, VoteStarted
 from app.reasoning.iipc import solve_iipc
 from app.reasoning.numbers import vote_key
 from app.reasoning.pal import solve_pal
 from app.reasoning.pot import solve_pot
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken, Sampling
-from app.reasoning.solution import Solution, SolveStatus, Vote
+from app.reasoning.solution import Solution, SolveStatus, Vote, sample_label
 from models.types import GenerationRequest, LanguageModel
 from sandbox import Sandbox
 
@@ -224,12 +224,14 @@ def solve(
         return lambda c: REGISTRY[spec.base](question, spec.options, replace(c, sampling=sampling))
 
     if spec.base == "mix":
-        solution = _vote(_in_rounds([once(Method(part), context.sampling) for part in MIX], context), mixed=True)
+        members = [once(Method(part), context.sampling) for part in MIX]
+        solution = _vote(_in_rounds(members, [sample_label(part, 0, 0) for part in MIX], context), mixed=True)
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
         seeds = range(1, spec.samples + 1)
-        solution = _vote(_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], context))
+        labels = [sample_label("", seed, spec.samples) for seed in seeds]
+        solution = _vote(_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], labels, context))
 
     # A program whose ans is none of the question's options has failed even without "+fallback":
     # chain of thought answers those better than a finishing call anchored on a wrong ans
@@ -240,10 +242,13 @@ def solve(
     return replace(solution, method=spec.name)
 
 
-def _in_rounds(members: list[Member], context: Context) -> list[Solution]:
+def _in_rounds(members: list[Member], labels: list[str], context: Context) -> list[Solution]:
     """A vote's solves, a round at a time, until the winner is settled or all are in. A batched
-    round is decoded together and used whole: its solves cost little more than the slowest."""
-    shared = RoundModel(context.model, context.cancel)
+    round is decoded together and used whole: its solves cost little more than the slowest.
+    Reports the vote's lanes (`labels`), each solve's text in its lane and each solve's result."""
+    report = context.on_event or (lambda _event: None)
+    report(VoteStarted(tuple(labels)))
+    shared = RoundModel(context.model, context.cancel, lambda lane, text: report(LaneStreamed(lane, text)))
     live = replace(context, model=shared)
     done: list[Solution] = []
 
@@ -258,10 +263,13 @@ def _in_rounds(members: list[Member], context: Context) -> list[Solution]:
 
     for members_now in shared.rounds(members):
         if shared.batching:
-            shared.start_round([rehearsed(run) for run in members_now])
+            shared.start_round([rehearsed(run) for run in members_now], first_lane=len(done))
         for run in members_now:
+            shared.lane = len(done)
             done.append(run(live))
-            if done[-1].status in _FINAL or (not shared.batching and is_settled()):
+            result = done[-1]
+            report(LaneFinished(shared.lane, result.answer if result.answered else None, result.program))
+            if result.status in _FINAL or (not shared.batching and is_settled()):
                 return done
         if is_settled():
             return done

@@ -36,6 +36,7 @@ from models.types import (
 )
 
 T = TypeVar("T")
+LaneHandler = Callable[[int, str], None]  # (lane, text): model text of one solve of a vote
 
 
 def settled(counts: list[int], remaining: int) -> bool:
@@ -49,13 +50,17 @@ def settled(counts: list[int], remaining: int) -> bool:
 class RoundModel:
     """A `LanguageModel` that serves a round of foreseen requests from one batched generation."""
 
-    def __init__(self, model: LanguageModel, cancel: CancelToken) -> None:
+    def __init__(self, model: LanguageModel, cancel: CancelToken, on_lane: LaneHandler | None = None) -> None:
         self.model = model
         self._token = cancel
         self.capacity = parallel_capacity(model)
         self.batching = self.capacity > 1
         self.grammar_supported = takes_grammar(model)
-        self._pending: list[GenerationRequest] = []
+        # Every model text of the round goes to `on_lane` with its solve's lane, once: a batch's
+        # sequences as they decode, a request outside the batch under the lane of the solve asking.
+        self._on_lane = on_lane or (lambda _lane, _text: None)
+        self.lane = 0  # the solve that asks now (the caller sets it before running each solve)
+        self._pending: list[tuple[int, GenerationRequest]] = []  # (lane, request)
         self._ready: list[tuple[GenerationRequest, list[str], Generation]] = []
         self._in_batch = False
 
@@ -69,9 +74,11 @@ class RoundModel:
             return [list(solves)]
         return [list(solves[start : start + self.capacity]) for start in range(0, len(solves), self.capacity)]
 
-    def start_round(self, requests: Sequence[GenerationRequest | None]) -> None:
-        """The first requests of the round's solves (None: a solve that will ask nothing)."""
-        self._pending = [request for request in requests if request is not None] if self.batching else []
+    def start_round(self, requests: Sequence[GenerationRequest | None], first_lane: int = 0) -> None:
+        """The first requests of the round's solves (None: a solve that will ask nothing), the
+        first of them in lane `first_lane`."""
+        lanes = enumerate(requests, start=first_lane)
+        self._pending = [(lane, request) for lane, request in lanes if request is not None] if self.batching else []
         self._ready.clear()
 
     def cancel(self) -> None:
@@ -91,14 +98,18 @@ class RoundModel:
                 yield from chunks
                 yield generation
                 return
-        if request in self._pending:
+        if any(request == pending for _lane, pending in self._pending):
             yield from self._batch(request)
         else:
-            yield from self.model.generate(request)
+            for item in self.model.generate(request):
+                if isinstance(item, str):
+                    self._on_lane(self.lane, item)
+                yield item
 
     def _batch(self, request: GenerationRequest) -> Iterator[str | Generation]:
         """The round's batch, `request`'s reply streamed, the others kept for their solves."""
-        requests, self._pending = self._pending, []
+        lanes, requests = zip(*self._pending, strict=True)
+        self._pending = []
         mine = requests.index(request)
         kept: dict[int, list[str]] = {i: [] for i in range(len(requests))}
         own: Generation | None = None
@@ -106,6 +117,7 @@ class RoundModel:
         try:
             for event in generate_batch(self.model, requests):
                 if isinstance(event, SequenceChunk):
+                    self._on_lane(lanes[event.index], event.text)
                     if event.index == mine:
                         yield event.text
                     else:

@@ -97,15 +97,6 @@ def status_detail(solution: Solution) -> str:
     return f"{solution.message} ({solution.duration_s:.1f} s){detail}"
 
 
-def run_answer(run: RunView) -> str | None:
-    """What a run gave as its answer, read as a solve reads it: `ans` when the program set it,
-    else the printed output; None when it failed or gave nothing."""
-    if not run.ok:
-        return None
-    ans = run.values.get("ans")
-    return ans_text(ans) if ans is not None else format_answer(run.stdout) or None
-
-
 def speed_text(solution: Solution, n_ctx: int) -> str:
     """The status bar's speed: one call's decoding rate and context; for a vote, the programs'
     tokens over the vote's time (per-sequence rates in a batch would read as a slow model)."""

@@ -96,6 +96,15 @@ def method_words(method: str) -> str:
     return METHOD_WORDS.get(method, method)
 
 
+def sample_label(method: str, number: int, total: int) -> str:
+    """One solve of a vote by name: its method's ("Chain of thought") in a mixed vote, else
+    "Program 2 of 5" (`number` counts from 1)."""
+    if not method:
+        return f"Program {number} of {total}"
+    words = method_words(method)
+    return words[:1].upper() + words[1:]
+
+
 @dataclass(frozen=True)
 class CodeStep:
     """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""

@@ -24,7 +24,7 @@ from app.reasoning import (
     Solution,
     TokenStreamed,
 )
-from app.reasoning.events import PHASES
+from app.reasoning.events import PHASES, LaneFinished, LaneStreamed, VoteStarted
 from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of
 from app.reasoning.methods import OPTIONS, Limits, Method, solve
@@ -69,6 +69,9 @@ class SolveController(QObject):
     token = Signal(str)  # a program as it streams (shown in the editor)
     reasoning_token = Signal(str)  # chain of thought's words as they stream (shown under Output)
     program = Signal(str)
+    vote_started = Signal(object)  # tuple[str, ...]: a vote's lanes, one per solve, by name
+    lane_text = Signal(int, str)  # lane, model text of that solve as it is decoded
+    lane_finished = Signal(int, object, object)  # lane, its answer (None: failed), its program or None
     solved = Signal(object)
     ran = Signal(object)
     repaired = Signal(object)
@@ -311,6 +314,12 @@ class SolveController(QObject):
             self.phase.emit(f"Preparing the model… {100 * payload.done // payload.total}%")
         elif isinstance(payload, TokenStreamed):  # words are no program: they never go in the editor
             (self.reasoning_token if payload.purpose == "reasoning" else self.token).emit(payload.text)
+        elif isinstance(payload, LaneStreamed):
+            self.lane_text.emit(payload.lane, payload.text)
+        elif isinstance(payload, LaneFinished):
+            self.lane_finished.emit(payload.lane, payload.answer, payload.program)
+        elif isinstance(payload, VoteStarted):
+            self.vote_started.emit(payload.lanes)
         elif isinstance(payload, ModelStarted):
             self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):

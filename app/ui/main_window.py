@@ -23,7 +23,7 @@ from app.reasoning import Solution, SolveStatus
 from app.reasoning.answer_table import table_of
 from app.reasoning.graphs import wants_graph
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
-from app.reasoning.runs import RunView, run_answer, speed_text, status_detail
+from app.reasoning.runs import RunView, speed_text, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
@@ -119,6 +119,9 @@ class MainWindow(QMainWindow):
         c.token.connect(self.program_pane.append)
         c.reasoning_token.connect(self.output_pane.append_output)
         c.program.connect(self._on_program)
+        c.vote_started.connect(lambda lanes: self.output_pane.start_vote(list(lanes)))
+        c.lane_text.connect(self.output_pane.lanes.append)
+        c.lane_finished.connect(self.output_pane.lane_finished)
         c.solved.connect(self._on_solved)
         c.run_shown.connect(self._on_run_shown)
         c.hand_run.connect(self.show_solution)
@@ -197,7 +200,6 @@ class MainWindow(QMainWindow):
         self.program_pane.start_over()
         self.output_pane.clear()
         self.work.start_over()
-        self.output_pane.start_vote(Method.parse(method).samples)
         repair = self.auto_repair.isChecked()
         self.controller.solve(question, method, repair=repair, settings=self.settings, data=data)
 
@@ -301,6 +303,8 @@ class MainWindow(QMainWindow):
         self.stepper.load([], "")
         if solution.program is not None:
             self.editor.setPlainText(solution.program)
+        elif solution.samples > 1:  # chain of thought won the vote: the last program shown lost it
+            self.editor.clear()
         self.show_solution(solution)
         self.output_pane.show_samples(solution)
         if solution.program is None and solution.finish_reply:  # chain of thought: its reasoning is the working
@@ -320,10 +324,6 @@ class MainWindow(QMainWindow):
 
     def _on_program(self, program: str) -> None:
         self.editor.setPlainText(program)
-        if self.controller.is_busy:
-            progress = self.output_pane.vote_program(program)
-            if progress:
-                self.ticker.set_phase(progress)
 
     def _on_sample_chosen(self, label: str, program: str) -> None:
         self.editor.setPlainText(program)
@@ -331,8 +331,6 @@ class MainWindow(QMainWindow):
 
     def _on_run_shown(self, run: RunView) -> None:
         self.work.ran(run)
-        if self.controller.is_busy:
-            self.output_pane.vote_ran(run_answer(run))
         self.output_pane.show_output(run.text)
         self.editor.mark_error_line(run.error_line or 0)
         self.isolation_label.setText(f"sandbox: {run.isolation}")

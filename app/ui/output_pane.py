@@ -6,7 +6,7 @@ A view only: the window tells it what to show and handles its buttons.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPixmap
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -32,10 +33,11 @@ from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
-from app.reasoning.solution import Solution, method_words
+from app.reasoning.solution import Solution, method_words, sample_label
 from app.reasoning.working import worked_solution
 from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
+from app.ui.lanes_view import LanesView
 from app.ui.math_view import render_latex
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, equation_graph
@@ -75,7 +77,7 @@ class OutputPane(QWidget):
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
         self._solution: Solution | None = None  # for Try it yourself: what to show once the student asks
-        self._vote_total, self._vote_answers = 1, cast(list[str | None], [])  # a vote in progress
+        self._vote_answers: list[str | None] = []  # a vote in progress
         self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
@@ -115,9 +117,14 @@ class OutputPane(QWidget):
         self.tabs.addTab(self.stepper, "Step through")
         self.tabs.addTab(self.variables, "Variables")
         self.tabs.addTab(self.steps, "Steps")
-        self.samples = QListWidget()  # a vote's programs, "Program 3 of 5 — 18"; click one to open it
+        self.lanes = LanesView()  # a vote's solves side by side as they are written
+        self.samples = QListWidget()  # a vote's programs, "Program 3 of 5: 18"; click one to open it
         self.samples.setWordWrap(True)
-        self.tabs.addTab(self.samples, "Programs")
+        self.vote_tab = QSplitter(Qt.Orientation.Vertical)
+        self.vote_tab.addWidget(self.lanes)
+        self.vote_tab.addWidget(self.samples)
+        self.vote_tab.setStretchFactor(0, 3)
+        self.tabs.addTab(self.vote_tab, "Programs")
         self.compare = CompareView()  # the leading answers side by side when they disagree
         self.tabs.addTab(self.compare, "Compare")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
@@ -142,6 +149,7 @@ class OutputPane(QWidget):
         self.show_variables({})
         self.table_view.show_table(None, chart=False)
         self.samples.clear()
+        self.lanes.clear()
         self.compare.show_rivals([])
         self.working.show_steps([])
         self.show_graph(None)
@@ -217,31 +225,22 @@ class OutputPane(QWidget):
             self.show_answer(self._solution.answer)
             self.show_output(self._solution.output)
 
-    def start_vote(self, total: int) -> None:
-        """A solve begins: with `total` > 1 its programs are listed as they arrive."""
-        self._vote_total, self._vote_answers = total, []
+    def start_vote(self, labels: list[str]) -> None:
+        """A vote begins: its solves' columns, side by side, fill as the model writes them."""
+        self._vote_answers = []
+        self.samples.clear()
+        self.lanes.start(labels)
+        self.tabs.setCurrentWidget(self.vote_tab)
 
-    def vote_program(self, program: str) -> str | None:
-        """A vote's program as it arrives: "Program 3 of 5 …"; the words for the status line."""
-        if self._vote_total < 2:
-            return None
-        number = self.samples.count() + 1
-        item = QListWidgetItem(f"Program {number} of {self._vote_total} …")
-        item.setData(Qt.ItemDataRole.UserRole, program)
-        self.samples.addItem(item)
-        if number == 1:
-            self.tabs.setCurrentWidget(self.samples)
-        return f"Program {number} of {self._vote_total}…"
-
-    def vote_ran(self, answer: str | None) -> None:
-        """A vote's program has run: its answer in its line, and the tally so far."""
-        if self._vote_total < 2 or not self.samples.count():
-            return
+    def lane_finished(self, lane: int, answer: str | None, program: str | None) -> None:
+        """One solve of the vote has run: its answer in its column and in the list (a click opens
+        its program), and the tally so far."""
+        self.lanes.finish(lane, answer)
         self._vote_answers.append(answer)
-        item = self.samples.item(self.samples.count() - 1)
-        if item is not None:
-            said = display_text(answer) if answer is not None else "failed"
-            item.setText(item.text().removesuffix(" …") + f": {said}")
+        label = self.lanes.headers[lane].text() if lane < len(self.lanes.headers) else f"Solve {lane + 1}"
+        item = QListWidgetItem(label)
+        item.setData(Qt.ItemDataRole.UserRole, program or "")
+        self.samples.addItem(item)
         so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in vote(self._vote_answers)) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)
@@ -264,12 +263,7 @@ class OutputPane(QWidget):
             else:
                 said = display_text(answer) + (" — agrees with the answer" if vote_key(answer) == winner else "")
             method = solution.sample_methods[number] if number < len(solution.sample_methods) else ""
-            if method:  # a mixed vote: each line is a method's
-                words = method_words(method)
-                label = words[:1].upper() + words[1:]
-            else:
-                label = f"Program {number + 1} of {total}"
-            item = QListWidgetItem(f"{label}: {said}")
+            item = QListWidgetItem(f"{sample_label(method, number + 1, total)}: {said}")
             item.setData(Qt.ItemDataRole.UserRole, program or "")
             if not program:
                 in_words = method == "cot"

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from app.reasoning.events import LaneFinished, LaneStreamed, VoteStarted
 from app.reasoning.methods import solve
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
@@ -255,3 +256,43 @@ def test_a_mixed_round_asks_nothing_it_did_not_foresee_in_its_batch(sandbox: San
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [3] and len(model.requests) == 4
     assert solution.sample_answers == ("12", "12", "12") and solution.confidence.confident
+
+
+def _lanes(events: list[object]) -> tuple[list[str], dict[int, str], list[tuple[int, str | None]]]:
+    """A vote's reported lanes: their names, each lane's text, the solves' ends in order."""
+    names = [list(e.lanes) for e in events if isinstance(e, VoteStarted)]
+    assert len(names) == 1  # one vote, announced once
+    texts: dict[int, str] = {}
+    for e in events:
+        if isinstance(e, LaneStreamed):
+            texts[e.lane] = texts.get(e.lane, "") + e.text
+    ends = [(e.lane, e.answer) for e in events if isinstance(e, LaneFinished)]
+    return names[0], texts, ends
+
+
+def test_a_batched_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
+    """Every sequence's text reaches its lane as it decodes (no lane waits for the one streaming),
+    a kept reply handed over later is not reported twice, and PoT's request for its `ans` line,
+    asked after the batch, lands in PoT's lane."""
+    no_ans = "```python\nx = 12\nprint(x)\n```"
+    model = ScriptedModel(["Twelve.\nAnswer: 12", pal("12"), no_ans, " x"], parallel=8, chunk_size=3)
+    events: list[object] = []
+    solve("q", "mix", model, sandbox, on_event=events.append)
+    names, texts, ends = _lanes(events)
+    assert names == ["Chain of thought", "PAL", "PoT"]
+    assert texts == {0: "Twelve.\nAnswer: 12", 1: pal("12"), 2: no_ans + " x"}
+    first_end = next(i for i, e in enumerate(events) if isinstance(e, LaneFinished))
+    assert {e.lane for e in events[:first_end] if isinstance(e, LaneStreamed)} == {0, 1, 2}
+    assert ends == [(0, "12"), (1, "12"), (2, "12")]
+
+
+def test_a_vote_one_at_a_time_reports_its_lanes_in_turn(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("3 * 4"), pal("1 / 0"), pal("12"), pal("12")])
+    events: list[object] = []
+    solution = solve("q", "sc-pal", model, sandbox, on_event=events.append)
+    names, texts, ends = _lanes(events)
+    assert names == [f"Program {n} of 5" for n in range(1, 6)]
+    assert texts == {0: pal("3 * 4"), 1: pal("1 / 0"), 2: pal("12"), 3: pal("12")}
+    assert ends == [(0, "12"), (1, None), (2, "12"), (3, "12")]  # settled after four: the fifth never ran
+    finished = [e for e in events if isinstance(e, LaneFinished)]
+    assert finished[1].program == "print(1 / 0)" and solution.samples == 4

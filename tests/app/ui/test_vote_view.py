@@ -1,6 +1,7 @@
-"""A vote in the window: its programs arrive as "Program k of n", the tally is shown with the
-answer, each program is listed with its own answer (agreeing ones marked) and opens in the editor
-with a click, to run or step; a reopened vote lists them again (real widgets, real sandbox)."""
+"""A vote in the window: its solves are written side by side in named columns ("Program k of n",
+"Chain of thought"), each listed with its answer as it runs while the tally grows; at the end the
+agreeing ones are marked and each program opens in the editor with a click, to run or step (real
+widgets, real sandbox)."""
 
 from __future__ import annotations
 
@@ -19,17 +20,25 @@ ELEVEN = "```python\nprint(11)\n```"
 def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([TWELVE, ELEVEN, "```python\nprint(1/0)\n```", TWELVE, ELEVEN]))
     window.question_pane.pick_method("sc-pal")
-    live: list[str] = []
-    window.controller.program.connect(
-        lambda _p: live.append(window.output_pane.samples.item(window.output_pane.samples.count() - 1).text())
-    )
+    pane = window.output_pane
+    listed: list[str] = []
     tallies: list[str] = []
-    window.controller.run_shown.connect(lambda _run: tallies.append(window.output_pane.votes.text()))
+    shown_tabs: list[object] = []
+
+    def finished(_lane: int, _answer: object, _program: object) -> None:
+        listed.append(pane.samples.item(pane.samples.count() - 1).text())
+        tallies.append(pane.votes.text())
+        shown_tabs.append(pane.tabs.currentWidget())
+
+    window.controller.lane_finished.connect(finished)
     window.question.setPlainText("Three pens at $4: how much?")
     with qtbot.waitSignal(window.controller.solved, timeout=60_000):
         window.solve()
-    assert live[:2] == ["Program 1 of 5 …", "Program 2 of 5 …"]
+    assert listed[:3] == ["Program 1 of 5: 12", "Program 2 of 5: 11", "Program 3 of 5: failed"]
     assert tallies[:3] == ["Vote so far: 12 ×1", "Vote so far: 12 ×1, 11 ×1", "Vote so far: 12 ×1, 11 ×1"]
+    assert [h.text() for h in pane.lanes.headers][:3] == listed[:3]  # each column says how its solve ended
+    assert "price = 4" in pane.lanes.texts[0].toPlainText() and "print(11)" in pane.lanes.texts[1].toPlainText()
+    assert all(tab is pane.vote_tab for tab in shown_tabs)  # the columns are in view while they fill
     samples = window.output_pane.samples
     texts = [samples.item(i).text() for i in range(samples.count())]
     assert texts == [
@@ -100,3 +109,36 @@ def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_
     assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.NoWrap]  # words wrap, code does not
     _solve_mixed(qtbot, window, ScriptedModel(["Answer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8))
     assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()
+
+
+def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Every column of a batch grows before any solve has run; then each heading gets its answer."""
+    reasoning = "Three pens, four dollars each: 3 times 4 is 12.\nAnswer: 12"
+    model = ScriptedModel([reasoning, TWELVE, "```python\nans = 11\n```"], parallel=8, chunk_size=4)
+    window = make_window(model)
+    pane = window.output_pane
+    lengths_at_first_finish: list[list[int]] = []
+    window.controller.lane_finished.connect(
+        lambda *_: lengths_at_first_finish.append([len(t.toPlainText()) for t in pane.lanes.texts])
+    )
+    _solve_mixed(qtbot, window, model)
+    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
+    assert all(length > 0 for length in lengths_at_first_finish[0])  # written together, not one by one
+    assert [t.toPlainText() for t in pane.lanes.texts] == [reasoning, TWELVE, "```python\nans = 11\n```"]
+    window.question_pane.pick_method("pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    window.controller.model = ScriptedModel([TWELVE])
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert not pane.lanes.isVisible() and pane.lanes.texts == []  # one solve: no columns
+
+
+def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    model = ScriptedModel(["Four threes are 12.\nAnswer: 12", ELEVEN, "```python\nans = 10\n```"], parallel=8)
+    window = make_window(model)
+    _solve_mixed(qtbot, window, model)
+    assert window.answer.text() == "12"
+    assert window.editor.toPlainText() == ""  # PoT's ans = 10 lost the vote; it is in the list, not the editor
+    assert "No program gave this answer" in window.output_pane.votes.text()

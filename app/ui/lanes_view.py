@@ -1,0 +1,72 @@
+"""A vote's solves side by side while the model writes them: one column per solve ("Program 2 of
+5", "Chain of thought"), its text growing as its sequence decodes, its answer in its heading once
+it has run. A batched vote fills every column at once; a one-at-a-time model, one after another.
+
+A view only: the window hands it the vote's events.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFont, QTextCursor
+from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from app.ui.code_editor import monospace
+from sandbox.display import display_text
+
+_COLUMNS = 3  # five programs in a narrow pane: two rows of three columns stay readable
+
+
+class LanesView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.headers: list[QLabel] = []
+        self.texts: list[QPlainTextEdit] = []
+        self._labels: list[str] = []
+        self._grid = QGridLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._grid)
+        self.setVisible(False)
+
+    def start(self, labels: list[str]) -> None:
+        """A vote begins: one empty column per solve."""
+        self.clear()
+        self._labels = list(labels)
+        font = QFont(monospace())
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))  # several columns share the pane's width
+        for lane, label in enumerate(labels):
+            header = QLabel(f"{label} …")
+            text = QPlainTextEdit(readOnly=True)
+            text.setFont(font)
+            text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            text.setWordWrapMode(text.wordWrapMode().WrapAtWordBoundaryOrAnywhere)
+            text.setMinimumHeight(60)
+            row, column = divmod(lane, _COLUMNS)
+            self._grid.addWidget(header, 2 * row, column)
+            self._grid.addWidget(text, 2 * row + 1, column)
+            self.headers.append(header)
+            self.texts.append(text)
+        self.setVisible(bool(labels))
+
+    def append(self, lane: int, text: str) -> None:
+        """More of solve `lane`'s text, shown at its end (the column follows it)."""
+        if 0 <= lane < len(self.texts):
+            box = self.texts[lane]
+            cursor = box.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(display_text(text))
+            box.setTextCursor(cursor)
+            box.ensureCursorVisible()
+
+    def finish(self, lane: int, answer: str | None) -> None:
+        """Solve `lane` has run: its answer (or that it failed) in its heading."""
+        if 0 <= lane < len(self.headers):
+            said = display_text(answer) if answer is not None else "failed"
+            self.headers[lane].setText(f"{self._labels[lane]}: {said}")
+
+    def clear(self) -> None:
+        for widget in (*self.headers, *self.texts):
+            self._grid.removeWidget(widget)
+            widget.deleteLater()
+        self.headers, self.texts, self._labels = [], [], []
+        self.setVisible(False)
