@@ -159,3 +159,15 @@ STEP_ARROW_COLOUR = "#0b4f9c"
 
 def monospace() -> QFont:
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+def show_growing(box: QPlainTextEdit, shown: str) -> None:
+    """Show `shown` in `box`, which held an earlier, shorter state of it: only new text is
+    inserted at the end (the view keeps its place); a hidden fence or a new start redraws it."""
+    current = box.toPlainText()
+    if shown.startswith(current):
+        cursor = box.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(shown[len(current) :])
+    else:
+        box.setPlainText(shown)

@@ -1,6 +1,7 @@
 """A vote's solves side by side while the model writes them: one column per solve ("Program 2 of
-5", "Chain of thought"), its text growing as its sequence decodes, its answer in its heading once
-it has run. A batched vote fills every column at once; a one-at-a-time model, one after another.
+5", "Chain of thought"), its words or its program (fences hidden) growing as its sequence decodes,
+its answer in its heading once it has run. A batched vote fills every column at once; a
+one-at-a-time model, one after another.
 
 A view only: the window hands it the vote's events.
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from app.ui.code_editor import monospace
+from app.reasoning.extract import streamed_program
+from app.ui.code_editor import monospace, show_growing
 from sandbox.display import display_text
 
 _COLUMNS = 3  # five programs in a narrow pane: two rows of three columns stay readable
@@ -22,6 +24,7 @@ class LanesView(QWidget):
         self.headers: list[QLabel] = []
         self.texts: list[QPlainTextEdit] = []
         self._labels: list[str] = []
+        self._streams: list[str] = []  # each lane's reply so far
         self._grid = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -32,6 +35,7 @@ class LanesView(QWidget):
         """A vote begins: one empty column per solve."""
         self.clear()
         self._labels = list(labels)
+        self._streams = ["" for _ in labels]
         font = QFont(monospace())
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))  # several columns share the pane's width
         for lane, label in enumerate(labels):
@@ -49,13 +53,13 @@ class LanesView(QWidget):
         self.setVisible(bool(labels))
 
     def append(self, lane: int, text: str) -> None:
-        """More of solve `lane`'s text, shown at its end (the column follows it)."""
+        """More of solve `lane`'s reply: its words, or its program with the fences hidden as in the
+        editor; the column follows the end."""
         if 0 <= lane < len(self.texts):
+            self._streams[lane] += text
             box = self.texts[lane]
-            cursor = box.textCursor()
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(display_text(text))
-            box.setTextCursor(cursor)
+            show_growing(box, display_text(streamed_program(self._streams[lane])))
+            box.moveCursor(QTextCursor.MoveOperation.End)
             box.ensureCursorVisible()
 
     def finish(self, lane: int, answer: str | None) -> None:
@@ -68,5 +72,5 @@ class LanesView(QWidget):
         for widget in (*self.headers, *self.texts):
             self._grid.removeWidget(widget)
             widget.deleteLater()
-        self.headers, self.texts, self._labels = [], [], []
+        self.headers, self.texts, self._labels, self._streams = [], [], [], []
         self.setVisible(False)

@@ -229,6 +229,7 @@ class OutputPane(QWidget):
         """A vote begins: its solves' columns, side by side, fill as the model writes them."""
         self._vote_answers = []
         self.samples.clear()
+        self.samples.setVisible(False)  # until a solve has run: the columns take the room
         self.lanes.start(labels)
         self.tabs.setCurrentWidget(self.vote_tab)
 
@@ -241,6 +242,7 @@ class OutputPane(QWidget):
         item = QListWidgetItem(label)
         item.setData(Qt.ItemDataRole.UserRole, program or "")
         self.samples.addItem(item)
+        self.samples.setVisible(True)
         so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in vote(self._vote_answers)) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)
@@ -249,6 +251,7 @@ class OutputPane(QWidget):
         """Each program of a vote with its answer, those that agree with the winner marked; the
         leading answers side by side (Compare), opened when the support is weak."""
         self.samples.clear()
+        self.samples.setVisible(True)
         found = rivals(solution)
         self.compare.show_rivals(found)
         if found and solution.answered and not solution.confidence.confident:

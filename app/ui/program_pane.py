@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from app.reasoning.extract import streamed_program
-from app.ui.code_editor import CodeEditor
+from app.ui.code_editor import CodeEditor, show_growing
 from app.ui.layouts import column, row
 from app.ui.repair_view import RepairView
 
@@ -62,11 +62,4 @@ class ProgramPane(QWidget):
     def append(self, text: str) -> None:
         """Streamed reply text: the editor shows the program in it as it grows, fences hidden."""
         self._stream += text
-        shown = streamed_program(self._stream)
-        current = self.editor.toPlainText()
-        if shown.startswith(current):  # the common case: only new text at the end
-            cursor = self.editor.textCursor()
-            cursor.movePosition(cursor.MoveOperation.End)
-            cursor.insertText(shown[len(current) :])
-        else:  # a fence was hidden or the next sample began
-            self.editor.setPlainText(shown)
+        show_growing(self.editor, streamed_program(self._stream))

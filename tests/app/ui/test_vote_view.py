@@ -124,7 +124,8 @@ def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_windo
     _solve_mixed(qtbot, window, model)
     assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
     assert all(length > 0 for length in lengths_at_first_finish[0])  # written together, not one by one
-    assert [t.toPlainText() for t in pane.lanes.texts] == [reasoning, TWELVE, "```python\nans = 11\n```"]
+    shown = [t.toPlainText().rstrip("\n") for t in pane.lanes.texts]
+    assert shown == [reasoning, "price = 4\nprint(price * 3)", "ans = 11"]  # programs without their fences
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Three pens at $4: how much?")
     window.controller.model = ScriptedModel([TWELVE])
