@@ -5,10 +5,10 @@ every sequence in it. Measured here (issue 15, 1.5B model, 2 threads): one seque
 4 sequences together 33.3 tokens/s in total, 5 → 32.9. So five samples cost ≈ 2.1 × one.
 
 How: a second llama.cpp context on the already loaded weights, with `n_seq_max` sequences and one
-unified KV cache. Each distinct prompt is decoded once by the first sequence that has it, whose
-tokens are kept between calls (so a vote's second round, or the next question with the same
-few-shot prefixes in the same places, starts from the cache), and its cells are shared with every
-sequence that starts from it (`llama_memory_seq_cp`: no copy of the data). Every sequence has its
+unified KV cache. Each distinct prompt is decoded once, at the sequence id that keeps most of it
+from earlier calls (so a vote's second round, or the next question with the same few-shot prefix,
+starts from the cache, whatever other method ran in between), and its cells are shared with
+every sequence that starts from it (`llama_memory_seq_cp`: no copy of the data). Every sequence has its
 own sampler chain (seed, grammar, biases) and ends on its own: end-of-generation token, a stop
 string, its token limit, a full cache, or rambling far past its siblings (samples of the same
 prompt); the others go on. A cancel ends all of them within one decode step.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import ctypes
+import functools
 import re
 import threading
 import time
@@ -58,6 +59,7 @@ class _Sequence:
     first_at: float | None = None
     cached: int = 0
     family: int = 0  # the first sequence with the same prompt: samples of one request are siblings
+    slot: int = 0  # its sequence id in the KV cache (chosen to reuse a kept prompt, see `_place`)
 
     @property
     def position(self) -> int:
@@ -92,9 +94,11 @@ class ParallelDecoder:
         self._batch = llama_cpp.llama_batch_init(max(_BATCH, sequences), 0, 1)
         self.n_ctx = n_ctx
         self.sequences = sequences
-        # The prompt whose cells each leading sequence keeps between calls (by sequence id): a
-        # vote's next round, or the next question of a mixed vote (chain of thought, PAL and PoT
-        # side by side, each at its own id), starts from its few-shot prefix in the cache.
+        # The prompt whose cells each sequence id keeps between calls: a vote's next round, or
+        # the next question of a mixed vote (chain of thought, PAL and PoT side by side, each at
+        # its own id), starts from its few-shot prefix in the cache. A call's prompts take the ids
+        # holding their prefixes and leave the others' alone, so a five-program vote between two
+        # mixed votes does not evict the mixed vote's three prefixes (or the other way round).
         self._held: dict[int, list[int]] = {}
 
     def close(self) -> None:
@@ -126,6 +130,7 @@ class ParallelDecoder:
             )
             for i, (prompt, request) in enumerate(zip(prompts, requests, strict=True))
         ]  # fmt: skip
+        self._place(seqs)
         try:
             with contextlib.suppress(_Cancelled):  # then the loop below ends every sequence as cancelled
                 yield from self._prefill(seqs, cancel)
@@ -142,34 +147,59 @@ class ParallelDecoder:
                 self._lib.llama_sampler_free(seq.sampler)
             self._forget_generated()
 
+    # -- where each sequence lives in the cache ---------------------------------------------
+
+    def _place(self, seqs: list[_Sequence]) -> None:
+        """Give each sequence a sequence id: a distinct prompt the id whose kept prompt it shares
+        most of (against what it would evict), the other samples of it ids that keep least. Ids
+        this call does not use keep their prompts while the call's prompts and token limits still
+        fit the cache beside them; else they are emptied."""
+        free = list(range(self.sequences))
+        for seq in sorted(seqs, key=lambda s: s.family != s.index):  # leaders first (a stable sort)
+            seq.slot = max(free, key=functools.partial(self._worth, seq))
+            free.remove(seq.slot)
+        leaders = [seq for seq in seqs if seq.family == seq.index]
+        needed = sum(len(seq.prompt) for seq in leaders) + sum(seq.request.max_tokens for seq in seqs)
+        if needed + self._kept_elsewhere(seqs) > self.n_ctx:
+            for slot in free:
+                self._lib.llama_memory_seq_rm(self._memory, slot, -1, -1)
+                self._held[slot] = []
+
+    def _worth(self, seq: _Sequence, slot: int) -> int:
+        """What taking `slot` saves `seq` (its prompt's tokens already there) less what it evicts."""
+        held = self._held.get(slot, [])
+        shared = _shared(held, seq.prompt) if seq.family == seq.index else 0
+        return 2 * shared - len(held)
+
+    def _kept_elsewhere(self, seqs: list[_Sequence]) -> int:
+        """Cells held by sequence ids this call does not use (other methods' prompts)."""
+        used = {seq.slot for seq in seqs}
+        return sum(len(held) for slot, held in self._held.items() if slot not in used)
+
     # -- decoding ---------------------------------------------------------------------------
 
     def _prefill(self, seqs: list[_Sequence], cancel: threading.Event) -> Iterator[SequenceChunk | SequenceDone]:
         """Decode each distinct prompt once, share its cells, sample every sequence's first token."""
         lib = self._lib
         leaders = [seq for seq in seqs if seq.family == seq.index]
-        starts = {seq.index: self._reusable(seq) for seq in leaders}
-        for seq_id in range(self.sequences):  # keep what a leader can reuse, nothing else
-            lib.llama_memory_seq_rm(self._memory, seq_id, starts.get(seq_id, 0), -1)
-            self._held[seq_id] = self._held.get(seq_id, [])[: starts.get(seq_id, 0)]
+        starts = {seq.slot: self._reusable(seq) for seq in leaders}
+        for seq in seqs:  # a leader keeps what it can reuse; a follower starts empty
+            lib.llama_memory_seq_rm(self._memory, seq.slot, starts.get(seq.slot, 0), -1)
+            self._held[seq.slot] = self._held.get(seq.slot, [])[: starts.get(seq.slot, 0)]
         for seq in leaders:
-            start = starts[seq.index]
-            last_index = self._decode_prompt(seq.prompt, start, seq.index, cancel)
-            self._held[seq.index] = list(seq.prompt)
+            start = starts[seq.slot]
+            last_index = self._decode_prompt(seq.prompt, start, seq.slot, cancel)
+            self._held[seq.slot] = list(seq.prompt)
             for follower in seqs:  # every sequence of this prompt samples from its last logits
                 if follower.family == seq.index:
                     if follower is not seq:
-                        lib.llama_memory_seq_cp(self._memory, seq.index, follower.index, -1, -1)
+                        lib.llama_memory_seq_cp(self._memory, seq.slot, follower.slot, -1, -1)
                     follower.cached = start
                     yield from self._accept(follower, lib.llama_sampler_sample(follower.sampler, self._ctx, last_index))
 
     def _reusable(self, seq: _Sequence) -> int:
-        same = 0
-        for a, b in zip(self._held.get(seq.index, []), seq.prompt, strict=False):
-            if a != b:
-                break
-            same += 1
-        return min(same, len(seq.prompt) - 1)  # the last prompt token is decoded again for its logits
+        # the last prompt token is decoded again for its logits
+        return min(_shared(self._held.get(seq.slot, []), seq.prompt), len(seq.prompt) - 1)
 
     def _decode_prompt(self, tokens: list[int], start: int, seq_id: int, cancel: threading.Event) -> int:
         """Decode tokens[start:] into `seq_id` in chunks; return the batch index of the last logits."""
@@ -195,14 +225,14 @@ class ParallelDecoder:
                         seq.finish = "cut"
                         yield from self._done(seq)
         active = [s for s in seqs if s.finish is None]
-        room = self.n_ctx - self._cells_used(seqs)
+        room = self.n_ctx - self._cells_used(seqs) - self._kept_elsewhere(seqs)
         for seq in active[room:] if room < len(active) else []:
             seq.finish = "length"  # the shared cache is full
             yield from self._done(seq)
         active = [s for s in active if s.finish is None]
         if not active:
             return
-        self._fill([(s.last, s.position - 1, s.index, True) for s in active])
+        self._fill([(s.last, s.position - 1, s.slot, True) for s in active])
         self._decode()
         for batch_index, seq in enumerate(active):
             yield from self._accept(seq, self._lib.llama_sampler_sample(seq.sampler, self._ctx, batch_index))
@@ -315,6 +345,16 @@ class ParallelDecoder:
             if not self._lib.llama_memory_seq_rm(self._memory, seq_id, len(held), -1):
                 self._lib.llama_memory_seq_rm(self._memory, seq_id, -1, -1)
                 self._held[seq_id] = []
+
+
+def _shared(held: list[int], prompt: list[int]) -> int:
+    """How many leading tokens `prompt` has in common with the prompt kept at a sequence id."""
+    same = 0
+    for a, b in zip(held, prompt, strict=False):
+        if a != b:
+            break
+        same += 1
+    return same
 
 
 def closed_block(text: str) -> bool:

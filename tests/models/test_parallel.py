@@ -78,3 +78,21 @@ def test_different_prompts_side_by_side_keep_their_prefixes_and_prose_is_not_cut
     assert done[0].generation.completion_tokens > 1.5 * program_tokens + 16  # where a straggler would be cut
     _again, done_again = _run(local_model, [replace(prose, max_tokens=4), _request(max_tokens=4)])
     assert all(done_again[i].generation.cached_prompt_tokens > 0 for i in (0, 1))  # each prompt's cells were kept
+
+
+def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_model: LocalModel) -> None:
+    """Three methods' prompts side by side, then five samples of a fourth prompt, then the three
+    again: each prompt finds all of itself in the cache (the vote took the ids nobody kept)."""
+    mixed = [
+        GenerationRequest.chat(f"{topic} Answer in one short sentence.", max_tokens=4)
+        for topic in ("Why is the sky blue?", "What is a prime number?", "Name a river in Europe.")
+    ]
+    vote = [_request(temperature=0.8, seed=seed, max_tokens=4) for seed in range(1, 6)]
+    _run(local_model, mixed)
+    _texts, done_vote = _run(local_model, vote)
+    _texts, done_mixed = _run(local_model, mixed)
+    for event in done_mixed.values():
+        generation = event.generation
+        assert generation.cached_prompt_tokens == generation.prompt_tokens - 1, generation
+    _texts, done_vote_again = _run(local_model, vote)
+    assert done_vote_again[0].generation.cached_prompt_tokens == done_vote[0].generation.prompt_tokens - 1
