@@ -152,16 +152,20 @@ class ParallelDecoder:
     def _place(self, seqs: list[_Sequence]) -> None:
         """Give each sequence a sequence id: a distinct prompt the id whose kept prompt it shares
         most of (against what it would evict), the other samples of it ids that keep least. Ids
-        this call does not use keep their prompts while the call's prompts and token limits still
-        fit the cache beside them; else they are emptied."""
+        this call does not use keep their prompts unless this call's prompts need the room."""
         free = list(range(self.sequences))
         for seq in sorted(seqs, key=lambda s: s.family != s.index):  # leaders first (a stable sort)
             seq.slot = max(free, key=functools.partial(self._worth, seq))
             free.remove(seq.slot)
-        leaders = [seq for seq in seqs if seq.family == seq.index]
-        needed = sum(len(seq.prompt) for seq in leaders) + sum(seq.request.max_tokens for seq in seqs)
-        if needed + self._kept_elsewhere(seqs) > self.n_ctx:
-            for slot in free:
+        prompts = sum(len(seq.prompt) for seq in seqs if seq.family == seq.index)
+        if prompts + len(seqs) + self._kept_elsewhere(seqs) > self.n_ctx:
+            self._evict_unused(seqs)
+
+    def _evict_unused(self, seqs: list[_Sequence]) -> None:
+        """Empty the ids this call does not use: their kept prompts give way to its tokens."""
+        used = {seq.slot for seq in seqs}
+        for slot in range(self.sequences):
+            if slot not in used and self._held.get(slot):
                 self._lib.llama_memory_seq_rm(self._memory, slot, -1, -1)
                 self._held[slot] = []
 
@@ -226,6 +230,9 @@ class ParallelDecoder:
                         yield from self._done(seq)
         active = [s for s in seqs if s.finish is None]
         room = self.n_ctx - self._cells_used(seqs) - self._kept_elsewhere(seqs)
+        if room < len(active) and self._kept_elsewhere(seqs):  # other methods' prompts give way first
+            self._evict_unused(seqs)
+            room = self.n_ctx - self._cells_used(seqs)
         for seq in active[room:] if room < len(active) else []:
             seq.finish = "length"  # the shared cache is full
             yield from self._done(seq)

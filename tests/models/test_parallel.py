@@ -7,7 +7,8 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from models.local import LocalModel
+from models.embedded import ensure_embedded
+from models.local import LocalModel, ModelSettings
 from models.types import GenerationRequest, SequenceChunk, SequenceDone, complete, generate_batch
 
 PROMPT = "Write a Python program that prints the sum of the numbers from 1 to 10. Reply with one code block."
@@ -83,8 +84,8 @@ def test_different_prompts_side_by_side_keep_their_prefixes_and_prose_is_not_cut
 def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_model: LocalModel) -> None:
     """Three methods' prompts side by side, then five samples of a fourth prompt, then the three
     again: each prompt finds all of itself in the cache (the vote took the ids nobody kept)."""
-    mixed = [
-        GenerationRequest.chat(f"{topic} Answer in one short sentence.", max_tokens=4)
+    mixed = [  # each long past the chat template's shared opening, like the methods' few-shot prompts
+        GenerationRequest.chat(f"{topic} Answer in one short sentence, plainly, for a pupil of ten. " * 3, max_tokens=4)
         for topic in ("Why is the sky blue?", "What is a prime number?", "Name a river in Europe.")
     ]
     vote = [_request(temperature=0.8, seed=seed, max_tokens=4) for seed in range(1, 6)]
@@ -96,3 +97,20 @@ def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_mod
         assert generation.cached_prompt_tokens == generation.prompt_tokens - 1, generation
     _texts, done_vote_again = _run(local_model, vote)
     assert done_vote_again[0].generation.cached_prompt_tokens == done_vote[0].generation.prompt_tokens - 1
+
+
+def test_kept_prompts_give_way_before_a_sequence_runs_out_of_room() -> None:
+    """In a small context, three kept prompts plus a five-sample vote would not fit: the kept
+    prompts are dropped rather than any sample ending early for want of room."""
+    model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=512, n_threads=2))
+    try:
+        _texts, first = _run(
+            model, [GenerationRequest.chat(f"Say {word}.", max_tokens=2) for word in ("yes", "no", "maybe")]
+        )
+        kept = sum(event.generation.prompt_tokens for event in first.values())
+        count = GenerationRequest.chat("Count from 1 to 300, separated by commas.", max_tokens=90)
+        _texts, done = _run(model, [count] * 5)  # greedy: none stops on its own before its limit
+        assert (512 - kept - done[0].generation.prompt_tokens) // 5 < 90  # with them kept, no sample could finish
+        assert [event.generation.completion_tokens for event in done.values()] == [90] * 5
+    finally:
+        model.close()
