@@ -45,6 +45,7 @@ class LanesView(QWidget):
             text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
             text.setWordWrapMode(text.wordWrapMode().WrapAtWordBoundaryOrAnywhere)
             text.setMinimumHeight(60)
+            text.setPlaceholderText("Reading the question…")  # a cold prompt takes seconds before any word
             row, column = divmod(lane, _COLUMNS)
             self._grid.addWidget(header, 2 * row, column)
             self._grid.addWidget(text, 2 * row + 1, column)
