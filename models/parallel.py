@@ -100,6 +100,10 @@ class ParallelDecoder:
         # holding their prefixes and leave the others' alone, so a five-program vote between two
         # mixed votes does not evict the mixed vote's three prefixes (or the other way round).
         self._held: dict[int, list[int]] = {}
+        # When each id's kept prompt was last decoded or reused (a call count): when every id holds
+        # something, the one used longest ago gives way, not the one just used by another method.
+        self._used_at: dict[int, int] = {}
+        self._calls = 0
 
     def close(self) -> None:
         if self._ctx:
@@ -122,6 +126,7 @@ class ParallelDecoder:
         if not 1 <= len(requests) <= self.sequences:
             raise ModelError(f"parallel sampling takes 1 to {self.sequences} sequences, not {len(requests)}")
         started = time.perf_counter()
+        self._calls += 1
         first_with: dict[tuple[int, ...], int] = {}
         seqs = [
             _Sequence(
@@ -151,8 +156,8 @@ class ParallelDecoder:
 
     def _place(self, seqs: list[_Sequence]) -> None:
         """Give each sequence a sequence id: a distinct prompt the id whose kept prompt it shares
-        most of (against what it would evict), the other samples of it ids that keep least. Ids
-        this call does not use keep their prompts unless this call's prompts need the room."""
+        most of (when that saves more than it evicts), any other sequence an empty id, else the id
+        used longest ago. Ids this call does not use keep their prompts unless its prompts need the room."""
         free = list(range(self.sequences))
         for seq in sorted(seqs, key=lambda s: s.family != s.index):  # leaders first (a stable sort)
             seq.slot = max(free, key=functools.partial(self._worth, seq))
@@ -169,11 +174,12 @@ class ParallelDecoder:
                 self._lib.llama_memory_seq_rm(self._memory, slot, -1, -1)
                 self._held[slot] = []
 
-    def _worth(self, seq: _Sequence, slot: int) -> int:
-        """What taking `slot` saves `seq` (its prompt's tokens already there) less what it evicts."""
+    def _worth(self, seq: _Sequence, slot: int) -> tuple[int, bool, int]:
+        """How good `slot` is for `seq`: the prompt tokens it saves less those it evicts (when
+        positive), then whether it is empty, then how long ago it was used."""
         held = self._held.get(slot, [])
         shared = _shared(held, seq.prompt) if seq.family == seq.index else 0
-        return 2 * shared - len(held)
+        return max(0, 2 * shared - len(held)), not held, -self._used_at.get(slot, 0)
 
     def _kept_elsewhere(self, seqs: list[_Sequence]) -> int:
         """Cells held by sequence ids this call does not use (other methods' prompts)."""
@@ -194,6 +200,7 @@ class ParallelDecoder:
             start = starts[seq.slot]
             last_index = self._decode_prompt(seq.prompt, start, seq.slot, cancel)
             self._held[seq.slot] = list(seq.prompt)
+            self._used_at[seq.slot] = self._calls
             for follower in seqs:  # every sequence of this prompt samples from its last logits
                 if follower.family == seq.index:
                     if follower is not seq:

@@ -82,13 +82,19 @@ def test_different_prompts_side_by_side_keep_their_prefixes_and_prose_is_not_cut
 
 
 def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_model: LocalModel) -> None:
-    """Three methods' prompts side by side, then five samples of a fourth prompt, then the three
-    again: each prompt finds all of itself in the cache (the vote took the ids nobody kept)."""
-    mixed = [  # each long past the chat template's shared opening, like the methods' few-shot prompts
-        GenerationRequest.chat(f"{topic} Answer in one short sentence, plainly, for a pupil of ten. " * 3, max_tokens=4)
+    """Every sequence id holds an older, longer prompt; then three methods' prompts side by side,
+    five samples of a fourth prompt, and the three again: each of the three finds all of itself in
+    the cache (the vote's samples took the ids used longest ago, not the shortest kept prompts)."""
+    older = [  # longer than the three below, so a rule that evicts the least cells would pick the three
+        GenerationRequest.chat(f"Story {number}: " + "a long and winding tale about nothing much, " * 6, max_tokens=1)
+        for number in range(local_model.parallel_sequences)
+    ]
+    mixed = [  # each past the chat template's shared opening, like the methods' few-shot prompts
+        GenerationRequest.chat(f"{topic} Answer in one short sentence, plainly, for a pupil of ten.", max_tokens=4)
         for topic in ("Why is the sky blue?", "What is a prime number?", "Name a river in Europe.")
     ]
     vote = [_request(temperature=0.8, seed=seed, max_tokens=4) for seed in range(1, 6)]
+    _run(local_model, older)
     _run(local_model, mixed)
     _texts, done_vote = _run(local_model, vote)
     _texts, done_mixed = _run(local_model, mixed)
