@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from app.reasoning.events import LaneFinished, LaneStreamed, VoteStarted
+from app.reasoning.events import LaneFinished, LaneStreamed, ModelStarted, VoteStarted
 from app.reasoning.methods import solve
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
@@ -296,3 +296,16 @@ def test_a_vote_one_at_a_time_reports_its_lanes_in_turn(sandbox: Sandbox) -> Non
     assert ends == [(0, "12"), (1, None), (2, "12"), (3, "12")]  # settled after four: the fifth never ran
     finished = [e for e in events if isinstance(e, LaneFinished)]
     assert finished[1].program == "print(1 / 0)" and solution.samples == 4
+
+
+def test_a_vote_in_two_batches_numbers_its_lanes_on_and_reports_each_solve_once(sandbox: Sandbox) -> None:
+    """Five samples on a model that decodes four together: the fifth, in a round of its own, has
+    lane 4 (not lane 0 again); the quiet first pass that learns each round's requests reports nothing."""
+    model = ScriptedModel([pal("12"), pal("10"), pal("12"), pal("10"), pal("7")], parallel=4)
+    events: list[object] = []
+    solve("q", "sc-pal", model, sandbox, on_event=events.append)
+    _names, texts, ends = _lanes(events)
+    assert model.batches == [4, 1]
+    assert texts == {0: pal("12"), 1: pal("10"), 2: pal("12"), 3: pal("10"), 4: pal("7")}
+    assert ends == [(0, "12"), (1, "10"), (2, "12"), (3, "10"), (4, "7")]
+    assert sum(isinstance(e, ModelStarted) for e in events) == len(model.requests) == 5
