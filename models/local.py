@@ -13,13 +13,13 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from models.gguf_info import GGUFInfo, check_loadable, inspect
-from models.parallel import MAX_SEQUENCES, ParallelDecoder
-from models.types import BatchEvent, FinishReason, Generation, GenerationRequest, ModelError
+from models.parallel import MAX_SEQUENCES, ParallelDecoder, turns
+from models.types import BatchEvent, BatchSplit, FinishReason, Generation, GenerationRequest, ModelError, SequenceDone
 
 
 @dataclass(frozen=True)
@@ -91,28 +91,41 @@ class LocalModel:
             self._llama.close()
 
     def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
-        """Decode the requests together in one llama.cpp batch (see `models.parallel`). Prompts that
-        do not fit the context fail the batch before anything is decoded; a sequence that finds the
-        shared cache full later ends with finish reason "length" while the others go on."""
+        """Decode the requests together in one llama.cpp batch (see `models.parallel`). When the
+        context cannot hold them all (a long question asked by several methods), they are decoded
+        in turns that fit, announced by a `BatchSplit` first; a prompt longer than the context
+        fails before anything is decoded. A sequence that finds the shared cache full later ends
+        with finish reason "length" while the others go on."""
         with self._lock:
             self._cancel.clear()
             prompts = [
                 self._llama.tokenize(self.format_prompt(r).encode("utf-8"), add_bos=True, special=True)
                 for r in requests
             ]
-            needed = sum(len(p) for p in {tuple(p): p for p in prompts}.values()) + len(requests)
-            if needed > self.n_ctx:
+            longest = max(map(len, prompts), default=0)
+            if longest >= self.n_ctx:
                 raise ModelError(
-                    f"the {len(requests)} prompts need {needed} tokens but the model's context holds {self.n_ctx}; "
-                    "ask for fewer samples, shorten the question or raise the context size"
+                    f"the prompt is {longest} tokens long but the model's context holds {self.n_ctx}; "
+                    "shorten the question or raise the context size"
                 )
+            split = turns(prompts, [r.max_tokens for r in requests], self.n_ctx)
+            if len(split) > 1:
+                yield BatchSplit(tuple(map(len, split)), self.n_ctx)
             if self._parallel is None:
                 self._parallel = ParallelDecoder(self._llama, n_ctx=self.n_ctx, n_threads=self.settings.n_threads)
-            try:
-                biases = [self._logit_bias(r) for r in requests]
-                yield from self._parallel.run(prompts, requests, self._cancel, biases)
-            except (RuntimeError, ValueError) as exc:
-                raise ModelError(f"{self.name} failed while decoding in parallel: {exc}") from exc
+            biases = [self._logit_bias(r) for r in requests]
+            for turn in split:
+                if self._cancel.is_set():  # a cancelled batch ends every sequence not yet decoded
+                    for index in turn:
+                        yield SequenceDone(index, Generation("", len(prompts[index]), 0, 0, 0.0, 0.0, "cancelled"))
+                    continue
+                try:
+                    for event in self._parallel.run(
+                        [prompts[i] for i in turn], [requests[i] for i in turn], self._cancel, [biases[i] for i in turn]
+                    ):
+                        yield replace(event, index=turn[event.index])
+                except (RuntimeError, ValueError) as exc:
+                    raise ModelError(f"{self.name} failed while decoding in parallel: {exc}") from exc
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
         with self._lock:

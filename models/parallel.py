@@ -41,6 +41,11 @@ _STRAGGLER_SLACK = 16
 # would stop every sequence, so each one applies `stop_after_code_block` on its own.
 _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
 _TOP_K = 40  # the same chain llama-cpp-python's single-sequence sampling uses
+# The room a sequence is counted as needing when requests are split into turns that the context
+# holds: about twice the mean reply on GSM8K (programs ≈ 130 tokens, chain of thought ≈ 85;
+# docs/results.md). Not each request's worst-case limit: a five-program vote would then never fit
+# 4096 tokens. A longer reply still grows into whatever room the others leave.
+ROOM_PER_SEQUENCE = 256
 
 
 @dataclass
@@ -110,10 +115,6 @@ class ParallelDecoder:
             self._lib.llama_batch_free(self._batch)
             self._lib.llama_free(self._ctx)
             self._ctx = None
-
-    def capacity(self, prompt_tokens: int, max_tokens: int) -> int:
-        """How many sequences of one prompt fit in the cache, each allowed `max_tokens`."""
-        return max(0, min(self.sequences, (self.n_ctx - prompt_tokens) // max(1, max_tokens)))
 
     def run(
         self,
@@ -379,3 +380,20 @@ def closed_block(text: str) -> bool:
 
 class _Cancelled(Exception):
     """A cancel arrived while a prompt was being decoded."""
+
+
+def turns(prompts: Sequence[Sequence[int]], max_tokens: Sequence[int], n_ctx: int) -> list[list[int]]:
+    """The requests (by index, in order) in consecutive turns that one context holds together:
+    a turn's distinct prompts once, plus room for each sequence's reply (`ROOM_PER_SEQUENCE` or
+    less). A request that does not fit even alone is a turn of its own."""
+    split: list[list[int]] = []
+    for index in range(len(prompts)):
+        if split and len(split[-1]) < MAX_SEQUENCES:
+            together = [*split[-1], index]
+            distinct = {tuple(prompts[i]) for i in together}
+            need = sum(map(len, distinct)) + sum(min(max_tokens[i], ROOM_PER_SEQUENCE) for i in together)
+            if need <= n_ctx:
+                split[-1] = together
+                continue
+        split.append([index])
+    return split

@@ -106,7 +106,16 @@ class SequenceDone:
     generation: Generation
 
 
-BatchEvent = SequenceChunk | SequenceDone
+@dataclass(frozen=True)
+class BatchSplit:
+    """The context could not hold the requests' sequences at once: they are decoded in turns of
+    `sizes` sequences (in request order), each turn after the one before."""
+
+    sizes: tuple[int, ...]
+    context_tokens: int
+
+
+BatchEvent = SequenceChunk | SequenceDone | BatchSplit
 
 
 class LanguageModel(Protocol):

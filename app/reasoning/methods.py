@@ -225,13 +225,13 @@ def solve(
 
     if spec.base == "mix":
         members = [once(Method(part), context.sampling) for part in MIX]
-        solution = _vote(_in_rounds(members, [sample_label(part, 0, 0) for part in MIX], context), mixed=True)
+        solution = _vote(*_in_rounds(members, [sample_label(part, 0, 0) for part in MIX], context), mixed=True)
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
         seeds = range(1, spec.samples + 1)
         labels = [sample_label("", seed, spec.samples) for seed in seeds]
-        solution = _vote(_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], labels, context))
+        solution = _vote(*_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], labels, context))
 
     # A program whose ans is none of the question's options has failed even without "+fallback":
     # chain of thought answers those better than a finishing call anchored on a wrong ans
@@ -242,10 +242,11 @@ def solve(
     return replace(solution, method=spec.name)
 
 
-def _in_rounds(members: list[Member], labels: list[str], context: Context) -> list[Solution]:
-    """A vote's solves, a round at a time, until the winner is settled or all are in. A batched
-    round is decoded together and used whole: its solves cost little more than the slowest.
-    Reports the vote's lanes (`labels`), each solve's text in its lane and each solve's result."""
+def _in_rounds(members: list[Member], labels: list[str], context: Context) -> tuple[list[Solution], list[str]]:
+    """A vote's solves, a round at a time, until the winner is settled or all are in, and notes on
+    how they were decoded. A batched round is decoded together and used whole: its solves cost
+    little more than the slowest. Reports the vote's lanes (`labels`), each solve's text in its
+    lane and each solve's result."""
     report = context.on_event or (lambda _event: None)
     report(VoteStarted(tuple(labels)))
     shared = RoundModel(context.model, context.cancel, lambda lane, text: report(LaneStreamed(lane, text)))
@@ -270,10 +271,10 @@ def _in_rounds(members: list[Member], labels: list[str], context: Context) -> li
             result = done[-1]
             report(LaneFinished(shared.lane, result.answer if result.answered else None, result.program))
             if result.status in _FINAL or (not shared.batching and is_settled()):
-                return done
+                return done, shared.notes
         if is_settled():
-            return done
-    return done
+            return done, shared.notes
+    return done, shared.notes
 
 
 def vote(answers: list[str | None]) -> list[Vote]:
@@ -290,10 +291,11 @@ def vote(answers: list[str | None]) -> list[Vote]:
     return [Vote(first_text[key], counts[key]) for key in ranked]
 
 
-def _vote(samples: list[Solution], *, mixed: bool = False) -> Solution:
-    """The samples combined: the winner's working, everyone's calls and programs, the tally.
-    `mixed`: the samples are different methods (chain of thought first, so a three-way tie goes
-    to it); the working shown is a program's when one gave the winning answer."""
+def _vote(samples: list[Solution], notes: list[str], *, mixed: bool = False) -> Solution:
+    """The samples combined: the winner's working, everyone's calls and programs, the tally, and
+    `notes` on how they were decoded. `mixed`: the samples are different methods (chain of
+    thought first, so a three-way tie goes to it); the working shown is a program's when one gave
+    the winning answer."""
     votes = vote([s.answer if s.answered else None for s in samples])
     backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
@@ -318,6 +320,7 @@ def _vote(samples: list[Solution], *, mixed: bool = False) -> Solution:
         sample_programs=tuple(s.program for s in samples),
         sample_answers=tuple(s.answer if s.answered else None for s in samples),
         sample_methods=MIX[: len(samples)] if mixed else (),
+        notes=chosen.notes + tuple(notes),
     )
 
 

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 from app.reasoning.session import CancelToken
 from models.types import (
+    BatchSplit,
     Generation,
     GenerationRequest,
     LanguageModel,
@@ -63,6 +64,7 @@ class RoundModel:
         self._pending: list[tuple[int, GenerationRequest]] = []  # (lane, request)
         self._ready: list[tuple[GenerationRequest, list[str], Generation]] = []
         self._in_batch = False
+        self.notes: list[str] = []  # what the user should know about how the round was decoded
 
     @property
     def name(self) -> str:
@@ -116,7 +118,9 @@ class RoundModel:
         self._in_batch = True
         try:
             for event in generate_batch(self.model, requests):
-                if isinstance(event, SequenceChunk):
+                if isinstance(event, BatchSplit):
+                    self.notes.append(_split_note(event))
+                elif isinstance(event, SequenceChunk):
                     self._on_lane(lanes[event.index], event.text)
                     if event.index == mine:
                         yield event.text
@@ -165,6 +169,14 @@ class _Rehearsal:
 
     def close(self) -> None:
         """Nothing to free."""
+
+
+def _split_note(split: BatchSplit) -> str:
+    total = sum(split.sizes)
+    return (
+        f"the question is long: the model's context ({split.context_tokens} tokens) held {max(split.sizes)} of "
+        f"the {total} solves at once, so they were decoded in {len(split.sizes)} turns, one after another"
+    )
 
 
 def _dropped_if_cut(generation: Generation) -> Generation:

@@ -4,12 +4,16 @@ on its own, the prompt's cells reused, cancel mid-batch, and the model usable af
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from models.embedded import ensure_embedded
 from models.local import LocalModel, ModelSettings
-from models.types import GenerationRequest, SequenceChunk, SequenceDone, complete, generate_batch
+from models.parallel import turns
+from models.types import BatchSplit, GenerationRequest, SequenceChunk, SequenceDone, complete, generate_batch
 
 PROMPT = "Write a Python program that prints the sum of the numbers from 1 to 10. Reply with one code block."
 
@@ -26,7 +30,7 @@ def _run(model: LocalModel, requests: list[GenerationRequest]) -> tuple[dict[int
         if isinstance(event, SequenceChunk):
             assert event.index not in done, "text after the sequence ended"
             texts[event.index] += event.text
-        else:
+        elif isinstance(event, SequenceDone):
             done[event.index] = event
     return texts, done
 
@@ -60,7 +64,7 @@ def test_cancel_stops_every_sequence_and_the_model_goes_on(local_model: LocalMod
             chunks += 1
             if chunks == 6:
                 threading.Thread(target=local_model.cancel).start()
-        else:
+        elif isinstance(event, SequenceDone):
             finishes[event.index] = event.generation.finish_reason
     assert finishes == {0: "cancelled", 1: "cancelled", 2: "cancelled"}
     after = complete(local_model, GenerationRequest.chat("Say OK.", max_tokens=8))
@@ -105,18 +109,55 @@ def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_mod
     assert done_vote_again[0].generation.cached_prompt_tokens == done_vote[0].generation.prompt_tokens - 1
 
 
-def test_kept_prompts_give_way_before_a_sequence_runs_out_of_room() -> None:
+@pytest.fixture(scope="module")
+def small_model() -> Iterator[LocalModel]:
+    """The embedded model in a 512-token context, where room runs out quickly."""
+    model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=512, n_threads=2))
+    yield model
+    model.close()
+
+
+def test_kept_prompts_give_way_before_a_sequence_runs_out_of_room(small_model: LocalModel) -> None:
     """In a small context, three kept prompts plus a five-sample vote would not fit: the kept
     prompts are dropped rather than any sample ending early for want of room."""
-    model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=512, n_threads=2))
-    try:
-        _texts, first = _run(
-            model, [GenerationRequest.chat(f"Say {word}.", max_tokens=2) for word in ("yes", "no", "maybe")]
+    model = small_model
+    _texts, first = _run(
+        model, [GenerationRequest.chat(f"Say {word}.", max_tokens=2) for word in ("yes", "no", "maybe")]
+    )
+    kept = sum(event.generation.prompt_tokens for event in first.values())
+    count = GenerationRequest.chat("Count from 1 to 300, separated by commas.", max_tokens=90)
+    _texts, done = _run(model, [count] * 5)  # greedy: none stops on its own before its limit
+    assert (512 - kept - done[0].generation.prompt_tokens) // 5 < 90  # with them kept, no sample could finish
+    assert [event.generation.completion_tokens for event in done.values()] == [90] * 5
+
+
+def test_prompts_the_context_cannot_hold_together_are_decoded_in_turns(small_model: LocalModel) -> None:
+    """A long question asked by three methods: their prompts do not fit 512 tokens together, so
+    they are decoded in turns, announced first, and each reply has room to its own limit."""
+    requests = [
+        GenerationRequest.chat(
+            " ".join(f"Box {i} holds {i * k % 17} pens." for i in range(20)) + " How many pens does box 4 hold?",
+            max_tokens=16,
         )
-        kept = sum(event.generation.prompt_tokens for event in first.values())
-        count = GenerationRequest.chat("Count from 1 to 300, separated by commas.", max_tokens=90)
-        _texts, done = _run(model, [count] * 5)  # greedy: none stops on its own before its limit
-        assert (512 - kept - done[0].generation.prompt_tokens) // 5 < 90  # with them kept, no sample could finish
-        assert [event.generation.completion_tokens for event in done.values()] == [90] * 5
-    finally:
-        model.close()
+        for k in (3, 5, 7)
+    ]
+    events = list(generate_batch(small_model, requests))
+    split = events[0]
+    assert isinstance(split, BatchSplit) and split.context_tokens == 512
+    assert sum(split.sizes) == 3 and len(split.sizes) > 1
+    done = {event.index: event.generation for event in events if isinstance(event, SequenceDone)}
+    assert sorted(done) == [0, 1, 2]
+    assert sum(generation.prompt_tokens for generation in done.values()) > 512  # they could not share one batch
+    for generation in done.values():  # each ends on its own or at its own limit, none for want of room
+        assert generation.finish_reason == "stop" or generation.completion_tokens == 16, generation
+        assert generation.text.strip()
+
+
+def test_turns_hold_each_prompt_once_and_room_for_every_reply() -> None:
+    same = [[1] * 100] * 5
+    assert turns(same, [60] * 5, 512) == [[0, 1, 2, 3, 4]]  # one prompt, five replies of 60
+    distinct = [[i] * 200 for i in range(3)]
+    assert turns(distinct, [40] * 3, 512) == [[0, 1], [2]]  # 200 + 200 + 2 × 40 fits, a third does not
+    assert turns(distinct, [768] * 3, 512) == [[0], [1], [2]]  # a program's limit counts as 256
+    assert turns([[1] * 600, [2] * 10], [40, 40], 512) == [[0], [1]]  # too long alone: a turn of its own
+    assert turns([[1] * 10] * 10, [8] * 10, 4096) == [list(range(8)), [8, 9]]  # at most 8 sequences a turn

@@ -18,7 +18,15 @@ import pytest
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from models.embedded import ensure_embedded
 from models.remote import RemoteModel, privacy_warning
-from models.types import Generation, GenerationRequest, ModelError, SequenceChunk, complete, generate_batch
+from models.types import (
+    Generation,
+    GenerationRequest,
+    ModelError,
+    SequenceChunk,
+    SequenceDone,
+    complete,
+    generate_batch,
+)
 from tests.models.openai_stub import StubState, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +57,7 @@ def test_a_batch_goes_out_concurrently_and_each_sequence_stops_at_its_code_block
         for event in generate_batch(RemoteModel(url), requests):
             if isinstance(event, SequenceChunk):
                 texts[event.index] += event.text
-            else:
+            elif isinstance(event, SequenceDone):
                 ended[event.index] = event.generation
         elapsed = time.perf_counter() - started
     assert sorted(ended) == [0, 1, 2] and sorted(body["seed"] for body in state.bodies) == [1, 2, 3]
