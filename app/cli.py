@@ -24,7 +24,7 @@ from app.desktop_check import desktop_problem
 from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
-from app.reasoning.events import PHASES
+from app.reasoning.events import PHASES, LanesWaiting
 from app.reasoning.methods import (
     DATA_METHODS,
     DEFAULT_METHOD,
@@ -85,6 +85,8 @@ class Progress:
             self.token()
         elif isinstance(event, ExecutionStarted):
             self.phase("Running the program in the sandbox")
+        elif isinstance(event, LanesWaiting):
+            self.phase(PHASES["turns"])
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from models.types import (
     BatchEvent,
+    BatchSplit,
     FinishReason,
     Generation,
     GenerationRequest,
@@ -34,9 +35,12 @@ class ScriptedModel:
         name: str = "scripted",
         parallel: int = 1,
         grammar: bool = True,
+        holds: int | None = None,
     ) -> None:
         """`parallel` > 1 makes it a batching model (like `LocalModel`): `generate_batch` takes the
-        next replies for its requests, in order, and interleaves their chunks as a batch would."""
+        next replies for its requests, in order, and interleaves their chunks as a batch would.
+        `holds`: how many sequences its context holds at once, as a long question's would; a batch
+        of more is announced by a `BatchSplit` and decoded in turns of that many."""
         self._replies = deque(replies)
         self._chunk_size = chunk_size
         self._delay = chunk_delay_s  # pretend to be slow, e.g. to cancel a stream in a GUI test
@@ -47,6 +51,7 @@ class ScriptedModel:
         self.parallel_sequences = parallel
         self.grammar_supported = grammar  # False: stands in for a server that takes no grammar
         self.batches: list[int] = []  # the size of each generate_batch call
+        self._holds = holds
         self.closed = False
 
     @property
@@ -75,18 +80,23 @@ class ScriptedModel:
         if self.parallel_sequences < 2:
             raise ModelError(f"{self._name} was not made with parallel > 1")
         self.batches.append(len(requests))
+        size = self._holds or len(requests)
+        turns = [range(start, min(start + size, len(requests))) for start in range(0, len(requests), size)]
+        if len(turns) > 1:
+            yield BatchSplit(tuple(map(len, turns)), 4096)
         streams = [self.generate(request) for request in requests]
-        done: set[int] = set()
-        while len(done) < len(streams):  # one chunk of each live sequence per step, like a decode step
-            for index, stream in enumerate(streams):
-                if index in done:
-                    continue
-                item = next(stream)
-                if isinstance(item, Generation):
-                    done.add(index)
-                    yield SequenceDone(index, item)
-                else:
-                    yield SequenceChunk(index, item)
+        for turn in turns:
+            done: set[int] = set()
+            while len(done) < len(turn):  # one chunk of each live sequence per step, like a decode step
+                for index in turn:
+                    if index in done:
+                        continue
+                    item = next(streams[index])
+                    if isinstance(item, Generation):
+                        done.add(index)
+                        yield SequenceDone(index, item)
+                    else:
+                        yield SequenceChunk(index, item)
 
     def cancel(self) -> None:
         self._cancelled.set()

@@ -64,7 +64,16 @@ class LaneFinished:
     program: str | None
 
 
-VoteEvent = VoteStarted | LaneStreamed | LaneFinished
+@dataclass(frozen=True)
+class LanesWaiting:
+    """Solves of a vote that wait for a later turn: the model's context cannot hold all of the
+    vote's prompts at once (a long question), so their sequences are decoded after the others."""
+
+    lanes: tuple[int, ...]
+    reason: str
+
+
+VoteEvent = VoteStarted | LaneStreamed | LaneFinished | LanesWaiting
 Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished | VoteEvent
 EventHandler = Callable[[Event], None]
 
@@ -82,4 +91,5 @@ PHASES = {
     "correction": "Correcting the program",
     "validation": "Validating the program",
     "integration": "Integrating program and reasoning",
+    "turns": "Long question: the solves take turns",  # LanesWaiting: not a model call's purpose
 }

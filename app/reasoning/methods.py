@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from app.data import DataSet
 from app.reasoning.coc import solve_coc
 from app.reasoning.cot import solve_cot
-from app.reasoning.events import EventHandler, LaneFinished, LaneStreamed, VoteStarted
+from app.reasoning.events import EventHandler, LaneFinished, VoteStarted
 from app.reasoning.iipc import solve_iipc
 from app.reasoning.numbers import vote_key
 from app.reasoning.pal import solve_pal
@@ -249,7 +249,7 @@ def _in_rounds(members: list[Member], labels: list[str], context: Context) -> tu
     lane and each solve's result."""
     report = context.on_event or (lambda _event: None)
     report(VoteStarted(tuple(labels)))
-    shared = RoundModel(context.model, context.cancel, lambda lane, text: report(LaneStreamed(lane, text)))
+    shared = RoundModel(context.model, context.cancel, report)
     live = replace(context, model=shared)
     done: list[Solution] = []
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+from app.reasoning.events import EventHandler, LaneStreamed, LanesWaiting
 from app.reasoning.session import CancelToken
 from models.types import (
     BatchSplit,
@@ -37,7 +38,6 @@ from models.types import (
 )
 
 T = TypeVar("T")
-LaneHandler = Callable[[int, str], None]  # (lane, text): model text of one solve of a vote
 
 
 def settled(counts: list[int], remaining: int) -> bool:
@@ -51,15 +51,15 @@ def settled(counts: list[int], remaining: int) -> bool:
 class RoundModel:
     """A `LanguageModel` that serves a round of foreseen requests from one batched generation."""
 
-    def __init__(self, model: LanguageModel, cancel: CancelToken, on_lane: LaneHandler | None = None) -> None:
+    def __init__(self, model: LanguageModel, cancel: CancelToken, report: EventHandler | None = None) -> None:
         self.model = model
         self._token = cancel
         self.capacity = parallel_capacity(model)
         self.batching = self.capacity > 1
         self.grammar_supported = takes_grammar(model)
-        # Every model text of the round goes to `on_lane` with its solve's lane, once: a batch's
-        # sequences as they decode, a request outside the batch under the lane of the solve asking.
-        self._on_lane = on_lane or (lambda _lane, _text: None)
+        # Every model text of the round is reported once as `LaneStreamed` with its solve's lane: a
+        # batch's sequences as they decode, a request outside the batch under the lane of the solve asking.
+        self._report = report or (lambda _event: None)
         self.lane = 0  # the solve that asks now (the caller sets it before running each solve)
         self._pending: list[tuple[int, GenerationRequest]] = []  # (lane, request)
         self._ready: list[tuple[GenerationRequest, list[str], Generation]] = []
@@ -105,7 +105,7 @@ class RoundModel:
         else:
             for item in self.model.generate(request):
                 if isinstance(item, str):
-                    self._on_lane(self.lane, item)
+                    self._report(LaneStreamed(self.lane, item))
                 yield item
 
     def _batch(self, request: GenerationRequest) -> Iterator[str | Generation]:
@@ -120,8 +120,9 @@ class RoundModel:
             for event in generate_batch(self.model, requests):
                 if isinstance(event, BatchSplit):
                     self.notes.append(_split_note(event))
+                    self._report(LanesWaiting(lanes[event.sizes[0] :], "waiting for room in the model's context…"))
                 elif isinstance(event, SequenceChunk):
-                    self._on_lane(lanes[event.index], event.text)
+                    self._report(LaneStreamed(lanes[event.index], event.text))
                     if event.index == mine:
                         yield event.text
                     else:

@@ -24,7 +24,7 @@ from app.reasoning import (
     Solution,
     TokenStreamed,
 )
-from app.reasoning.events import PHASES, LaneFinished, LaneStreamed, VoteStarted
+from app.reasoning.events import PHASES, LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
 from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of
 from app.reasoning.methods import OPTIONS, Limits, Method, solve
@@ -72,6 +72,7 @@ class SolveController(QObject):
     vote_started = Signal(object)  # tuple[str, ...]: a vote's lanes, one per solve, by name
     lane_text = Signal(int, str)  # lane, model text of that solve as it is decoded
     lane_finished = Signal(int, object, object)  # lane, its answer (None: failed), its program or None
+    lanes_waiting = Signal(object, str)  # tuple[int, ...]: lanes decoded in a later turn, and why
     solved = Signal(object)
     ran = Signal(object)
     repaired = Signal(object)
@@ -320,6 +321,9 @@ class SolveController(QObject):
             self.lane_finished.emit(payload.lane, payload.answer, payload.program)
         elif isinstance(payload, VoteStarted):
             self.vote_started.emit(payload.lanes)
+        elif isinstance(payload, LanesWaiting):
+            self.lanes_waiting.emit(payload.lanes, payload.reason)
+            self.phase.emit(PHASES["turns"] + "…")
         elif isinstance(payload, ModelStarted):
             self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):

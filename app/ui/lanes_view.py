@@ -53,6 +53,12 @@ class LanesView(QWidget):
             self.texts.append(text)
         self.setVisible(bool(labels))
 
+    def wait(self, lanes: tuple[int, ...], reason: str) -> None:
+        """Solves that are decoded in a later turn say so until their first words."""
+        for lane in lanes:
+            if 0 <= lane < len(self.texts):
+                self.texts[lane].setPlaceholderText(reason[:1].upper() + reason[1:])
+
     def append(self, lane: int, text: str) -> None:
         """More of solve `lane`'s reply: its words, or its program with the fences hidden as in the
         editor; the column follows the end."""

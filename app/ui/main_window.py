@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         c.program.connect(self._on_program)
         c.vote_started.connect(lambda lanes: self.output_pane.start_vote(list(lanes)))
         c.lane_text.connect(self.output_pane.lanes.append)
+        c.lanes_waiting.connect(self.output_pane.lanes.wait)
         c.lane_finished.connect(self.output_pane.lane_finished)
         c.solved.connect(self._on_solved)
         c.run_shown.connect(self._on_run_shown)

@@ -8,13 +8,13 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from app.reasoning.events import LaneFinished, LaneStreamed, ModelStarted, VoteStarted
+from app.reasoning.events import LaneFinished, LaneStreamed, LanesWaiting, ModelStarted, VoteStarted
 from app.reasoning.methods import solve
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
-from models.types import BatchEvent, BatchSplit, Generation, GenerationRequest, SequenceChunk, SequenceDone
+from models.types import BatchEvent, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
 
 from .test_methods import FAILS, pal
@@ -150,22 +150,18 @@ def test_a_sample_cut_short_counts_as_a_failure_not_a_partial_program(sandbox: S
     assert solution.samples == 5 and len(solution.programs) == 4  # the cut sample ran nothing
 
 
-class _DecodesInTurns(ScriptedModel):
-    """A batching model whose context holds only part of a batch at once, as a long question's."""
-
-    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
-        yield BatchSplit((len(requests) - 1, 1), 4096)
-        yield from super().generate_batch(requests)
-
-
 def test_a_vote_decoded_in_turns_says_so_and_counts_every_sample(sandbox: Sandbox) -> None:
-    model = _DecodesInTurns([pal("3"), pal("3"), pal("4"), pal("3"), pal("5")], parallel=8)
-    solution = solve("q", "sc-pal", model, sandbox)
+    model = ScriptedModel([pal("3"), pal("3"), pal("4"), pal("3"), pal("5")], parallel=8, holds=4)
+    events: list[object] = []
+    solution = solve("q", "sc-pal", model, sandbox, on_event=events.append)
     assert solution.votes == (Vote("3", 3), Vote("4", 1), Vote("5", 1)) and model.batches == [5]
     assert solution.notes == (
         "the question is long: the model's context (4096 tokens) held 4 of the 5 solves at once, "
         "so they were decoded in 2 turns, one after another",
     )
+    assert [e for e in events if isinstance(e, LanesWaiting)] == [
+        LanesWaiting((4,), "waiting for room in the model's context…")
+    ]
     assert solve("q", "sc-pal", ScriptedModel([pal("3")] * 5, parallel=8), sandbox).notes == ()
 
 

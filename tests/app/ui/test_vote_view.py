@@ -143,3 +143,21 @@ def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
     assert window.answer.text() == "12"
     assert window.editor.toPlainText() == ""  # PoT's ans = 10 lost the vote; it is in the list, not the editor
     assert "No program gave this answer" in window.output_pane.votes.text()
+
+
+def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """A long question whose prompts the context cannot hold together: the column decoded later
+    says it waits for room while the others are written, and the answer says how it was made."""
+    model = ScriptedModel(["12 in all.\nAnswer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8, holds=2)
+    window = make_window(model)
+    lanes = window.output_pane.lanes
+    placeholders: list[list[str]] = []
+    window.controller.lane_finished.connect(lambda *_: placeholders.append([t.placeholderText() for t in lanes.texts]))
+    _solve_mixed(qtbot, window, model)
+    assert placeholders[0] == [
+        "Reading the question…",
+        "Reading the question…",
+        "Waiting for room in the model's context…",
+    ]
+    assert window.answer.text() == "12"
+    assert "decoded in 2 turns" in window.output_pane.votes.text()
