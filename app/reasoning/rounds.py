@@ -119,7 +119,8 @@ class RoundModel:
         try:
             for event in generate_batch(self.model, requests):
                 if isinstance(event, BatchSplit):
-                    self.notes.append(_split_note(event))
+                    if _split_note(event) not in self.notes:  # said once, however many rounds split
+                        self.notes.append(_split_note(event))
                     self._report(LanesWaiting(lanes[event.sizes[0] :], "waiting for room in the model's context…"))
                 elif isinstance(event, SequenceChunk):
                     self._report(LaneStreamed(lanes[event.index], event.text))

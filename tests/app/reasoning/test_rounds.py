@@ -163,6 +163,8 @@ def test_a_vote_decoded_in_turns_says_so_and_counts_every_sample(sandbox: Sandbo
         LanesWaiting((4,), "waiting for room in the model's context…")
     ]
     assert solve("q", "sc-pal", ScriptedModel([pal("3")] * 5, parallel=8), sandbox).notes == ()
+    in_rounds = ScriptedModel([pal("3")] * 8, parallel=4, holds=3)  # two rounds of 4, each in turns of 3 and 1
+    assert len(solve("q", "sc8-pal", in_rounds, sandbox).notes) == 1 and in_rounds.batches == [4, 4]
 
 
 def _request(seed: int, prompt: str = "q") -> GenerationRequest:
