@@ -386,11 +386,12 @@ def turns(prompts: Sequence[Sequence[int]], max_tokens: Sequence[int], n_ctx: in
     """The requests (by index, in order) in consecutive turns that one context holds together:
     a turn's distinct prompts once, plus room for each sequence's reply (`ROOM_PER_SEQUENCE` or
     less). A request that does not fit even alone is a turn of its own."""
+    keys = [tuple(prompt) for prompt in prompts]
     split: list[list[int]] = []
     for index in range(len(prompts)):
         if split and len(split[-1]) < MAX_SEQUENCES:
             together = [*split[-1], index]
-            distinct = {tuple(prompts[i]) for i in together}
+            distinct = {keys[i] for i in together}
             need = sum(map(len, distinct)) + sum(min(max_tokens[i], ROOM_PER_SEQUENCE) for i in together)
             if need <= n_ctx:
                 split[-1] = together

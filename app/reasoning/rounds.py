@@ -119,8 +119,9 @@ class RoundModel:
         try:
             for event in generate_batch(self.model, requests):
                 if isinstance(event, BatchSplit):
-                    if _split_note(event) not in self.notes:  # said once, however many rounds split
-                        self.notes.append(_split_note(event))
+                    note = _split_note(event)
+                    if note not in self.notes:  # said once, however many rounds split
+                        self.notes.append(note)
                     self._report(LanesWaiting(lanes[event.sizes[0] :], "waiting for room in the model's context…"))
                 elif isinstance(event, SequenceChunk):
                     self._report(LaneStreamed(lanes[event.index], event.text))
