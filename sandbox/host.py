@@ -38,6 +38,7 @@ from sandbox.protocol import (
     expect,
     from_object,
 )
+from sandbox.report import within_program
 from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
 
 MAX_CODE_CHARS = 1_000_000
@@ -192,7 +193,8 @@ class Sandbox:
                         return self._failure(Status.KILLED, "cancelled")
                     self._write(request)
                     self._sent = True
-                return self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S, names, emulate)
+                result = self._await_result(run_id, time_s + 1.0 + _REPLY_GRACE_S, names, emulate)
+                return within_program(result, code)  # the worker checked it too; the app checks again
             finally:
                 with self._state:
                     self._inflight, self._cancelled = None, False
@@ -311,7 +313,9 @@ class Sandbox:
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
+            seen = 0  # bytes of the buffer already searched for the end of the line
+            while self._buffer.find(b"\n", seen) < 0:
+                seen = len(self._buffer)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise SandboxError("the sandbox worker stopped responding and was restarted")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import stat
 from collections.abc import Iterable
 
 from sandbox._libc import IS_LINUX, syscall
@@ -95,11 +96,14 @@ def restrict_to_read_only(paths: Iterable[str], abi: int) -> None:
 
 
 def _allow_beneath(ruleset_fd: int, path: str, access: int) -> None:
+    """Allow `access` below a folder, or on one file (where only file rights apply)."""
     try:
-        fd = os.open(path, os.O_PATH | os.O_CLOEXEC | os.O_DIRECTORY)
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
         return  # a missing library folder is simply not granted
     try:
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            access &= FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
         rule = _PathBeneathAttr(access, fd)
         syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
     finally:

@@ -8,6 +8,7 @@ fork, which the warm worker needs, so no isolation is offered there yet.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -62,19 +63,34 @@ def level(layers: list[Layer]) -> Isolation:
     return Isolation.PARTIAL if kernel else Isolation.NONE
 
 
+_PACKAGE_FOLDERS = ("site-packages", "dist-packages")
+
+
 def read_paths() -> tuple[str, ...]:
-    """Folders the child may read: the standard library and the packages already imported."""
-    paths = {sysconfig.get_path(key) for key in ("stdlib", "platstdlib")}
+    """What the child may read: the standard library, and each package already imported.
+
+    Only what a program can import: the standard library's own entries (not a `site-packages`
+    folder beneath it), each imported package's folder and each imported single-file module —
+    never a whole `site-packages`, which holds the model's data packages and everything else the
+    user installed (readable files are also files whose page cache a run could warm, see
+    docs/architecture.md, "What stays shared between runs").
+    """
+    paths: set[str] = set()
+    stdlib = os.path.dirname(os.__file__)  # the real one, also inside a virtual environment
+    with contextlib.suppress(OSError):
+        paths.update(entry.path for entry in os.scandir(stdlib) if entry.name not in _PACKAGE_FOLDERS)
+    paths.add(str(sysconfig.get_config_var("DESTSHARED") or ""))  # lib-dynload: the extension modules
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle:  # a frozen app keeps its modules and libraries in its own folder
         paths.add(str(bundle))
     for name, module in list(sys.modules.items()):
         location = getattr(module, "__file__", None)
-        # A package's own folder, or the folder holding a single-file module. Relative names
-        # (some bootstrap modules have them) would mean the current folder: skip those.
+        # A package's own folder, or a single-file module itself. Relative names (some bootstrap
+        # modules have them) would mean the current folder: skip those.
         if "." not in name and isinstance(location, str) and os.path.isabs(location):
-            paths.add(os.path.dirname(location))
-    return tuple(sorted(p for p in paths if p and os.path.isdir(p)))
+            package = os.path.basename(location) == "__init__.py"
+            paths.add(os.path.dirname(location) if package else location)
+    return tuple(sorted(p for p in paths if p and os.path.exists(p) and os.path.basename(p) not in _PACKAGE_FOLDERS))
 
 
 def macos_profile(readable: tuple[str, ...]) -> str:

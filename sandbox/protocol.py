@@ -155,6 +155,11 @@ def encode(message: Message) -> bytes:
     return json.dumps({"op": message.OP, **asdict(message)}, ensure_ascii=True, allow_nan=False).encode() + b"\n"
 
 
+def opens_as(line: bytes, kind: type[Message]) -> bool:
+    """Whether `line` begins the way `encode` begins a message of `kind` (checked before parsing)."""
+    return line.startswith(b'{"op": ' + json.dumps(kind.OP).encode() + b",")
+
+
 def is_message(data: object) -> bool:
     """Whether a parsed line claims to be a message (a child's report line is not one)."""
     return isinstance(data, dict) and "op" in data

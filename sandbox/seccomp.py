@@ -68,7 +68,16 @@ DENIED = (
     # Landlock does not cover watches: inotify on /tmp showed the names of files the host made.
     "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "fanotify_init",
     "fanotify_mark", "migrate_pages", "move_pages",
+    # The page cache is shared by every run: these probe which file pages it holds (mincore,
+    # cachestat) or mark and evict them without reading (readahead, fadvise), a channel from one
+    # run to the next through files both can read. preadv2's RWF_NOWAIT probes too (see below).
+    "mincore", "cachestat", "readahead", "fadvise64",
 )  # fmt: skip
+# madvise advice values that warm or evict file pages (WILLNEED, COLD, PAGEOUT, POPULATE_READ,
+# POPULATE_WRITE); the allocator's own advice (DONTNEED, FREE, HUGEPAGE …) stays allowed.
+CACHE_ADVICE = (3, 20, 21, 22, 23)
+# preadv2/pwritev2 with any flag (RWF_NOWAIT answers "would block" for pages not in the cache).
+FLAGGED_IO = ("preadv2", "pwritev2")
 
 # Signals may only be sent to this process itself (the first argument must be our pid).
 SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
@@ -88,7 +97,8 @@ _X86_64 = {
     "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245, "ioprio_set": 251,
     "inotify_init": 253, "inotify_add_watch": 254, "inotify_rm_watch": 255, "migrate_pages": 256,
     "move_pages": 279, "inotify_init1": 294, "fanotify_init": 300, "fanotify_mark": 301,
-    "sched_setattr": 314,
+    "sched_setattr": 314, "mincore": 27, "madvise": 28, "readahead": 187, "fadvise64": 221,
+    "preadv2": 327, "pwritev2": 328,
     "ioctl": 16, "socket": 41, "socketpair": 53, "clone": 56, "fork": 57, "vfork": 58,
     "execve": 59, "kill": 62, "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93,
     "lchown": 94, "ptrace": 101, "rt_sigqueueinfo": 129, "utime": 132, "mknod": 133,
@@ -111,7 +121,8 @@ _AARCH64 = {
     "mq_notify": 184, "mq_getsetattr": 185, "msgget": 186, "msgctl": 187, "msgrcv": 188,
     "msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193, "shmget": 194,
     "shmctl": 195, "shmat": 196, "shmdt": 197, "migrate_pages": 238, "move_pages": 239,
-    "fanotify_init": 262, "fanotify_mark": 263, "sched_setattr": 274,
+    "fanotify_init": 262, "fanotify_mark": 263, "sched_setattr": 274, "readahead": 213,
+    "fadvise64": 223, "mincore": 232, "madvise": 233, "preadv2": 286, "pwritev2": 287,
     "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
     "fremovexattr": 16, "ioctl": 29, "mknodat": 33, "umount2": 39, "mount": 40,
     "pivot_root": 41, "chroot": 51, "fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55,
@@ -129,7 +140,8 @@ _COMMON = {
     "pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_enter": 426,
     "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
     "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_open": 434, "clone3": 435,
-    "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442, "fchmodat2": 452,
+    "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442, "cachestat": 451,
+    "fchmodat2": 452,
 }  # fmt: skip
 
 # (AUDIT_ARCH value, syscall table, first number of a foreign ABI sharing the arch value or None)
@@ -249,6 +261,25 @@ def build_filter(arch: str, own_pid: int) -> list[tuple[int, int, int, int]]:
         "prctl",
         [(_LD_W_ABS, 0, 0, _arg_lo(0)), (_JEQ_K, 1, 0, _PR_SET_PDEATHSIG), *allow_else_deny],
     )
+    guarded(
+        "madvise",
+        [
+            (_LD_W_ABS, 0, 0, _arg_lo(2)),
+            *[(_JEQ_K, len(CACHE_ADVICE) - i, 0, advice) for i, advice in enumerate(CACHE_ADVICE)],
+            *allow_else_deny,
+        ],
+    )
+    for name in FLAGGED_IO:  # flags are the sixth argument on both tables
+        guarded(
+            name,
+            [
+                (_LD_W_ABS, 0, 0, _arg_lo(5)),
+                (_JEQ_K, 0, 3, 0),
+                (_LD_W_ABS, 0, 0, _arg_hi(5)),
+                (_JEQ_K, 0, 1, 0),
+                *allow_else_deny,
+            ],
+        )
     for name in DENIED:
         guarded(name, [(_RET_K, 0, 0, deny)])
     prog.append((_RET_K, 0, 0, _RET_ALLOW))

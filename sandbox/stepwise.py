@@ -22,6 +22,7 @@ from sandbox.values import cap, safe_repr
 MAX_STEPS_RECORDED = 500
 MAX_STATE_CHARS = 16_000
 VALUE_CHARS = 300
+MAX_VALUES = 50  # variables an emulated step may set and show
 STATEMENT_CHARS = 2000
 
 Ask = Callable[[Emulate], dict[str, Any]]  # an emulation request -> the host's reply
@@ -181,7 +182,9 @@ class Stepwise:
             return
         step: dict[str, Any] = {"line": node.lineno, "how": how}
         if values is not None:
-            step["values"] = {name: cap(safe_repr(value), VALUE_CHARS) for name, value in list(values.items())[:50]}
+            step["values"] = {
+                name: cap(safe_repr(value), VALUE_CHARS) for name, value in list(values.items())[:MAX_VALUES]
+            }
         self.steps.append(step)
 
 

@@ -44,17 +44,10 @@ from sandbox.protocol import (
     expect,
     from_object,
     is_message,
+    opens_as,
 )
-from sandbox.result import (
-    CapturedValue,
-    Isolation,
-    ProtocolError,
-    RunResult,
-    Status,
-    loads_line,
-    parse_values,
-)
-from sandbox.values import cap
+from sandbox.report import parse_report, program_lines
+from sandbox.result import CapturedValue, Isolation, ProtocolError, RunResult, Status, loads_line
 from sandbox.zygote import Zygote
 
 _PR_SET_DUMPABLE = 4
@@ -63,7 +56,10 @@ _CHUNK = 65536
 _MAX_REQUEST = 64 * 1024 * 1024
 _DRAIN_S = 0.5  # after the child exited: how long to wait for its pipes' last bytes
 _KILL_GRACE_S = 5.0  # after SIGKILL: the zygote must report the exit by then
-_ERROR_CHARS = 20_000
+# Chain of Code: a program may ask this many emulations of one run, each request this long at most
+# (a real request is a statement, its concrete form, an error and ≤ 16,000 characters of state).
+MAX_EMULATIONS = 100
+MAX_EMULATE_BYTES = 256 * 1024
 
 
 def warm_up() -> None:
@@ -185,6 +181,9 @@ class _Run:
         self.lines = bytearray()
         self.reply_w: int | None = None
         self.paused_at: float | None = None
+        self.paused_cpu = 0.0  # the child's CPU seconds when the pause began
+        self.emulations = 0
+        self.failure: str | None = None  # why the worker failed the run (reason ERROR), in words
         self.deadline = 0.0
         self.pid = 0
 
@@ -291,19 +290,39 @@ class _Run:
             self._kill(Status.OUTPUT_LIMIT)
 
     def _report_lines(self, data: bytes) -> None:
-        """Split the child's report stream: emulation requests go to the host, the rest is the report."""
+        """Split the child's report stream: emulation requests go to the host, the rest is the report.
+
+        The buffer is split once per chunk that holds a newline (never copied again per line), and
+        requests are counted and size-capped here: a flood fails the run."""
         self.lines += data
-        while b"\n" in self.lines:
-            line, _, rest = bytes(self.lines).partition(b"\n")
+        if b"\n" in data:
+            *complete, rest = self.lines.split(b"\n")
             self.lines = bytearray(rest)
-            emulate = _emulation_request(line) if self.paused_at is None else None
-            if emulate is not None:
-                self.paused_at = time.monotonic()
-                self.channel.send(EmulateRequest(self.run_id, asdict(emulate)))
-            else:
-                self._store(self.report, line + b"\n", is_report=True)
+            for line in complete:
+                self._report_line(bytes(line))
         if len(self.lines) > _RESULT_CAP and self.reason is None:
             self._kill(Status.OUTPUT_LIMIT)
+
+    def _report_line(self, line: bytes) -> None:
+        if self.reason is not None:
+            return
+        if len(line) > MAX_EMULATE_BYTES and opens_as(line, Emulate):
+            self._fail(f"the program sent an emulation request over {MAX_EMULATE_BYTES:,} bytes")
+            return
+        emulate = _emulation_request(line) if self.paused_at is None else None
+        if emulate is None:
+            self._store(self.report, line + b"\n", is_report=True)
+            return
+        self.emulations += 1
+        if self.emulations > MAX_EMULATIONS:
+            self._fail(f"the program asked for more than {MAX_EMULATIONS} emulations in one run")
+            return
+        self.paused_at, self.paused_cpu = time.monotonic(), _cpu_seconds(self.pid)
+        self.channel.send(EmulateRequest(self.run_id, asdict(emulate)))
+
+    def _fail(self, why: str) -> None:
+        self.failure = why
+        self._kill(Status.ERROR)
 
     def _on_host_message(self) -> None:
         for raw in self.channel.pending():
@@ -316,7 +335,10 @@ class _Run:
             if isinstance(message, Cancel):
                 self._kill(Status.KILLED)
             elif isinstance(message, Emulated) and self.paused_at is not None:
-                self.deadline += time.monotonic() - self.paused_at
+                # The clock stood still only for the time the child really waited: CPU it used
+                # meanwhile (it need not block on the reply) counts against its limit.
+                waited = time.monotonic() - self.paused_at
+                self.deadline += max(0.0, waited - (_cpu_seconds(self.pid) - self.paused_cpu))
                 self.paused_at = None
                 reply = json.dumps(message.reply, ensure_ascii=True).encode() + b"\n"
                 with contextlib.suppress(OSError):  # the child may have died meanwhile
@@ -339,6 +361,8 @@ class _Run:
         limit_text = f"{self.request.time_s:g} s"
         if self.reason is Status.KILLED:
             error = "cancelled"
+        elif self.reason is Status.ERROR:
+            error = self.failure
         elif self.reason is Status.OUTPUT_LIMIT:
             error = f"the program printed more than {self.output_bytes} bytes and was stopped"
         elif self.reason is Status.TIMEOUT:
@@ -351,8 +375,8 @@ class _Run:
                 status = Status.KILLED
                 error = f"the program crashed ({signal.Signals(sig).name}: {signal.strsignal(sig)})"
         else:
-            status, error, error_line, values, trace, steps = _parse_report(
-                bytes(self.report), wait_status, self.request.capture
+            status, error, error_line, values, trace, steps = parse_report(
+                bytes(self.report), wait_status, self.request.capture, program_lines(self.request.code)
             )
         if self.reason is not None:
             status = self.reason
@@ -368,34 +392,6 @@ class _Run:
             trace=trace,
             steps=steps,
         )
-
-
-def _parse_report(
-    raw: bytes, wait_status: int, capture: tuple[str, ...]
-) -> tuple[Status, str | None, int | None, dict[str, CapturedValue], list[Any] | None, list[Any] | None]:
-    """The child's report, which the program could have forged (it can write to fd 3): every field
-    is checked and capped here whatever the child claims, and only the names asked for are kept."""
-    missing = f"the program ended without a result (exit status {os.waitstatus_to_exitcode(wait_status)})"
-    try:
-        report = loads_line(raw.split(b"\n", 1)[0])
-        if not isinstance(report, dict):
-            raise ProtocolError("report")
-        status = Status(str(report.get("status")))
-        if status not in (Status.OK, Status.ERROR, Status.MEMORY):
-            raise ProtocolError("status")
-        error, line = report.get("error"), report.get("error_line")
-        if (error is not None and not isinstance(error, str)) or (line is not None and not isinstance(line, int)):
-            raise ProtocolError("error")
-        trace, steps = report.get("trace"), report.get("steps")
-        if any(x is not None and not isinstance(x, list) for x in (trace, steps)):
-            raise ProtocolError("trace")
-        if error is not None:
-            error = cap(error, _ERROR_CHARS)
-            if "can't start new thread" in error:
-                error += f" (a program may run at most {privileges.THREADS} threads in the sandbox)"
-        return status, error, line, parse_values(report.get("values", {}), capture), trace, steps
-    except (ProtocolError, ValueError):
-        return Status.ERROR, missing, None, {}, None, None
 
 
 def serve() -> None:
@@ -432,6 +428,16 @@ def _serve_one(raw: object, plan: Plan, channel: _Channel, zygote: Zygote) -> No
         channel.send(Refused(request.id, f"the sandbox could not run the program: {exc}", fatal=True))
         sys.exit(1)
     channel.send(Result(request.id, result.to_json()))
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (0 when it cannot be read: then no credit is lost)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _emulation_request(line: bytes) -> Emulate | None:

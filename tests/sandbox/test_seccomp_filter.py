@@ -96,6 +96,22 @@ def x86() -> list[tuple[int, int, int, int]]:
         (90, (), EPERM),  # chmod
         (280, (), EPERM),  # utimensat
         (0x40000000 + 59, (), KILL),  # x32 execve
+        # the page cache: probes and evictions denied, the allocator's madvise and plain I/O allowed
+        (27, (), EPERM),  # mincore
+        (451, (), EPERM),  # cachestat
+        (187, (), EPERM),  # readahead
+        (221, (3, 0, 0, 4), EPERM),  # fadvise64(POSIX_FADV_DONTNEED)
+        (28, (0, 4096, 3), EPERM),  # madvise(MADV_WILLNEED)
+        (28, (0, 4096, 20), EPERM),  # MADV_COLD
+        (28, (0, 4096, 21), EPERM),  # MADV_PAGEOUT
+        (28, (0, 4096, 22), EPERM),  # MADV_POPULATE_READ
+        (28, (0, 4096, 23), EPERM),  # MADV_POPULATE_WRITE
+        (28, (0, 4096, 4), ALLOW),  # MADV_DONTNEED (malloc's trim)
+        (28, (0, 4096, 14), ALLOW),  # MADV_HUGEPAGE (numpy)
+        (327, (3, 0, 1, 0, 0, 0), ALLOW),  # preadv2 without flags
+        (327, (3, 0, 1, 0, 0, 8), EPERM),  # preadv2(RWF_NOWAIT)
+        (327, (3, 0, 1, 0, 0, 1 << 33), EPERM),  # a flag in the high word
+        (328, (3, 0, 1, 0, 0, 4), EPERM),  # pwritev2 with a flag
     ],
 )
 def test_x86_64_rules(x86: list[tuple[int, int, int, int]], nr: int, args: tuple[int, ...], expected: int) -> None:
@@ -116,6 +132,13 @@ def test_arm64_table() -> None:
     assert evaluate(prog, ARM, 26) == EPERM  # inotify_init1
     assert evaluate(prog, ARM, 140, (0, OWN_PID + 1, 19)) == EPERM  # setpriority on another process
     assert evaluate(prog, ARM, 140, (0, 0, 19)) == ALLOW
+    assert evaluate(prog, ARM, 232) == EPERM  # mincore
+    assert evaluate(prog, ARM, 223) == EPERM  # fadvise64
+    assert evaluate(prog, ARM, 213) == EPERM  # readahead
+    assert evaluate(prog, ARM, 233, (0, 4096, 21)) == EPERM  # madvise(MADV_PAGEOUT)
+    assert evaluate(prog, ARM, 233, (0, 4096, 4)) == ALLOW  # madvise(MADV_DONTNEED)
+    assert evaluate(prog, ARM, 286, (3, 0, 1, 0, 0, 8)) == EPERM  # preadv2(RWF_NOWAIT)
+    assert evaluate(prog, ARM, 286, (3, 0, 1, 0, 0, 0)) == ALLOW
     assert evaluate(prog, X86, 0) == KILL
 
 
