@@ -1,59 +1,105 @@
 """Export a solve as the worked solution: Markdown, a Python file, or a Jupyter notebook.
 
 Qt-free. The notebook (nbformat 4) has the question as Markdown and the program as a code cell
-that reruns in Jupyter; the Python file carries the question as its docstring.
+that reruns in Jupyter, with what it printed as that cell's stream output; the Python file carries
+the question and the answer as comments.
+
+Opening an export must run nothing the program printed or the model wrote (issue 28): in Markdown
+every text outside a code block has its HTML and Markdown characters escaped (no raw HTML, no
+images or links that load when the file is viewed) and every code block's fence is longer than
+any run of backticks inside it; in the Python file the only code is the program itself — question
+and answer are `#` comments, after a fixed first line that declares UTF-8 (a comment such as
+"coding: utf-7" on the first two lines would otherwise change how Python reads the file).
 """
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from app.reasoning import Solution
 from app.reasoning.working import worked_solution
 
-_FENCE = "```"
+_BACKTICKS = re.compile(r"`+")
+# What can start markup in Markdown text: code spans, emphasis, links and images ([…](…)), tables,
+# strike-through, headings; HTML's < > & are escaped as entities.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#$])")
+_HEADER = "# -*- coding: utf-8 -*-\n# The worked solution, exported by PAL Studio.\n"
+
+
+def fenced(text: str, language: str = "") -> list[str]:
+    """`text` as a Markdown code block whose fence no line of `text` can close."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + language, text, fence]
+
+
+def markdown_text(text: str) -> str:
+    """`text` shown literally in Markdown: HTML escaped, Markdown's punctuation backslashed."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+
+
+def table_cell(text: str) -> str:
+    return markdown_text(" ".join(text.split()))
+
+
+def _math(latex: str) -> str:
+    """Our own LaTeX (working.py escapes what it quotes) between $ signs: no $, backtick or tag can end it."""
+    return html.escape(latex.replace("$", "").replace("`", ""), quote=False)
 
 
 def to_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -> str:
-    parts = [f"# {_title(solution.question)}", "", "## Question", "", solution.question.strip(), ""]
+    question = markdown_text(solution.question.strip())
+    parts = [f"# {markdown_text(_title(solution.question))}", "", "## Question", "", question, ""]
     if solution.program:
-        parts += ["## Program", "", f"{_FENCE}python", solution.program.rstrip(), _FENCE, ""]
+        parts += ["## Program", "", *fenced(solution.program.rstrip(), "python"), ""]
     if solution.output:
-        parts += ["## Output", "", _FENCE, solution.output.rstrip(), _FENCE, ""]
+        parts += ["## Output", "", *fenced(solution.output.rstrip()), ""]
     if solution.error:
-        parts += ["## Error", "", _FENCE, solution.error.rstrip(), _FENCE, ""]
+        parts += ["## Error", "", *fenced(solution.error.rstrip()), ""]
     working = working_markdown(solution, trace)
     if working:
         parts += ["## Working", "", working, ""]
-    parts += ["## Answer", "", f"**{solution.answer}**" if solution.answer else f"No answer: {solution.message}.", ""]
+    answer = (
+        f"**{markdown_text(solution.answer)}**" if solution.answer else f"No answer: {markdown_text(solution.message)}."
+    )
+    parts += ["## Answer", "", answer, ""]
     if trace:
         parts += ["## Step by step", "", "| step | line | variables |", "|---|---|---|"]
         for number, step in enumerate(trace, 1):
-            variables = ", ".join(f"`{k} = {v}`" for k, v in step.get("vars", {}).items()) or "—"
-            escaped = variables.replace("|", "\\|")
-            parts.append(f"| {number} | {step.get('line')} | {escaped} |")
+            variables = ", ".join(f"{k} = {v}" for k, v in step.get("vars", {}).items()) or "—"
+            parts.append(f"| {number} | {table_cell(str(step.get('line')))} | {table_cell(variables)} |")
         parts.append("")
-    parts.append(f"_Method: {solution.method}; {len(solution.calls)} model call(s); solved with PAL Studio._")
+    parts.append(
+        f"_Method: {markdown_text(solution.method)}; {len(solution.calls)} model call(s); solved with PAL Studio._"
+    )
     return "\n".join(parts) + "\n"
 
 
 def to_python(solution: Solution) -> str:
-    question = solution.question.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    answer = f"\n\nAnswer: {solution.answer}" if solution.answer else ""
-    return f'"""{question}{answer}\n"""\n\n{(solution.program or "").rstrip()}\n'
+    """The program, runnable; question and answer above it as comments (never as code or a string)."""
+    said = ["Question:", *solution.question.strip().splitlines()]
+    if solution.answer:
+        said += ["", "Answer:", *solution.answer.splitlines()]
+    comments = "".join(f"# {line}".rstrip() + "\n" for line in said)
+    return f"{_HEADER}#\n{comments}\n{(solution.program or '').rstrip()}\n"
 
 
 def to_notebook(solution: Solution) -> Any:
     """An nbformat 4 notebook node (validated)."""
     import nbformat  # loaded on first export: it takes a tenth of a second
 
-    cells = [nbformat.v4.new_markdown_cell(f"## Question\n\n{solution.question.strip()}")]
+    cells = [nbformat.v4.new_markdown_cell(f"## Question\n\n{markdown_text(solution.question.strip())}")]
     if solution.program:
-        cells.append(nbformat.v4.new_code_cell(solution.program.rstrip()))
+        # What the program printed is its cell's stream output: text, which Jupyter never renders.
+        printed = [nbformat.v4.new_output("stream", name="stdout", text=solution.output)] if solution.output else []
+        cells.append(nbformat.v4.new_code_cell(solution.program.rstrip(), outputs=printed))
     working = working_markdown(solution)
     if working:
         cells.append(nbformat.v4.new_markdown_cell(f"## Working\n\n{working}"))
-    cells.append(nbformat.v4.new_markdown_cell(f"**Answer:** {solution.answer}" if solution.answer else "No answer."))
+    answer = f"**Answer:** {markdown_text(solution.answer)}" if solution.answer else "No answer."
+    cells.append(nbformat.v4.new_markdown_cell(answer))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.validate(notebook)
@@ -69,7 +115,7 @@ def notebook_text(solution: Solution) -> str:
 def working_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -> str:
     """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
     steps = worked_solution(solution.program, solution.variables, solution.question, trace)
-    return "\n".join(f"- {step.text} ${step.latex}$" for step in steps)
+    return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
 
 
 def _title(question: str) -> str:

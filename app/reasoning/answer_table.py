@@ -18,6 +18,7 @@ from sandbox import CapturedValue
 MAX_ROWS = 1_000
 MAX_COLUMNS = 50
 MAX_CELL_CHARS = 200
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _CHART_WORDS = re.compile(r"\b(chart|plot|graph|bar|histogram|visuali[sz]e)\b", re.IGNORECASE)
 
 
@@ -28,10 +29,11 @@ class AnswerTable:
     truncated: bool = False
 
     def to_csv(self) -> str:
+        """The table as CSV that a spreadsheet opens as data: no cell is read as a formula."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        writer.writerows(["" if cell is None else cell for cell in row] for row in self.rows)
+        writer.writerow([inert_cell(name) for name in self.columns])
+        writer.writerows([inert_cell(cell) for cell in row] for row in self.rows)
         return out.getvalue()
 
     def series(self) -> tuple[list[str], list[float], str] | None:
@@ -44,6 +46,20 @@ class AnswerTable:
             if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
                 return [_text(row[0]) for row in self.rows], [float(v) for v in values], self.columns[index]
         return None
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(cell: Any) -> Any:
+    """A cell a spreadsheet shows as written (OWASP's CSV-injection rule): text that starts like a
+    formula gets a leading apostrophe; numbers stay numbers, and text that is just a number
+    ("-12.50") stays as it is."""
+    if cell is None:
+        return ""
+    if not isinstance(cell, str) or not cell.startswith(_FORMULA_START) or _PLAIN_NUMBER.fullmatch(cell):
+        return cell
+    return "'" + cell
 
 
 def table_of(variables: dict[str, CapturedValue]) -> AnswerTable | None:

@@ -12,16 +12,18 @@ import math
 import re
 from dataclasses import dataclass
 
-from app.reasoning.numbers import numbers_equal
+from app.reasoning.numbers import MAX_NUMBER_TEXT, numbers_equal
 
 # "(A) 6 (B) 18 …": a letter in brackets, its text up to the next one.
 _OPTION = re.compile(r"\(([A-E])\)\s*(.*?)\s*(?=\([A-E]\)|\Z)", re.DOTALL)
 # An option (or an `ans` string) that is one number: "$68.00", "25%", "1,200", "36 km", "-3.5".
+# Matched against text whose whitespace is already folded to single spaces and trimmed, so no two
+# space-eating parts stand side by side (that was quadratic on a long run of spaces or newlines).
 _ONE_NUMBER = re.compile(
-    r"\s*[$£€]?\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)\s*(?:%|[A-Za-z][A-Za-z ./]{0,24})?\s*\.?\s*"
+    r"[$£€]? ?([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+) ?(?:%|[A-Za-z][A-Za-z ./]{0,24})? ?\.?"
 )
 _STATED = re.compile(
-    r"^\s*\(?([A-E])\)?(?:$|[\s.:)])|(?:answer|option|choice)\s*(?:is)?\s*:?\s*\(?([A-E])\)?\b", re.IGNORECASE
+    r"^\(?([A-E])\)?(?:$|[ .:)])|(?:answer|option|choice) ?(?:is)? ?:? ?\(?([A-E])\)?\b", re.IGNORECASE
 )
 
 
@@ -41,6 +43,7 @@ class Choice:
 def choices_in(question: str) -> tuple[Choice, ...]:
     """The options the question ends with — (A), (B), … in order from the last "(A)" — or ()
     when it offers fewer than two."""
+    question = _folded(question)  # single spaces: the lazy option text never rescans a run of them
     start = question.rfind("(A)")
     if start < 0:
         return ()
@@ -55,7 +58,9 @@ def choices_in(question: str) -> tuple[Choice, ...]:
 def plain_number(text: str) -> float | None:
     """The value of a text that is a single number, perhaps with a currency sign, a percent sign
     or a unit word; None for anything else ("16:5", "(1,1)", "x + 2")."""
-    match = _ONE_NUMBER.fullmatch(text)
+    if len(text) > MAX_NUMBER_TEXT:
+        return None
+    match = _ONE_NUMBER.fullmatch(_folded(text))
     if not match:
         return None
     value = float(match.group(1).replace(",", ""))
@@ -83,10 +88,15 @@ def matching_choice(value: float, choices: tuple[Choice, ...]) -> Choice | None:
 
 def stated_choice(text: str) -> str | None:
     """The option letter an answer names: "B", "(B) 42", "The answer is B"."""
-    match = _STATED.search(text.strip())
+    match = _STATED.search(_folded(text[:MAX_NUMBER_TEXT]))
     if not match:
         return None
     return (match.group(1) or match.group(2)).upper()
+
+
+def _folded(text: str) -> str:
+    """Runs of whitespace as one space, ends trimmed (linear, and what the patterns above expect)."""
+    return " ".join(text.split())
 
 
 def _same(value: float, option: float, text: str) -> bool:

@@ -33,21 +33,28 @@ def code_blocks(reply: str) -> list[tuple[str, str, bool]]:
     return blocks
 
 
-def _parses(code: str) -> bool:
+# What ast.parse raises on text that is not a program; deep nesting ("((((…") raises MemoryError.
+_UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def _tree(code: str) -> ast.Module | None:
     try:
-        ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+        return ast.parse(code)
+    except _UNPARSABLE:
+        return None
+
+
+def _parses(code: str) -> bool:
+    return _tree(code) is not None
 
 
 def _program_score(code: str) -> tuple[int, int, int]:
     """Higher is more program-like: parses, computes or prints something, length."""
-    parses = _parses(code)
-    does_something = parses and any(
-        isinstance(node, ast.Assign | ast.AugAssign | ast.Call | ast.FunctionDef) for node in ast.walk(ast.parse(code))
+    tree = _tree(code)
+    does_something = tree is not None and any(
+        isinstance(node, ast.Assign | ast.AugAssign | ast.Call | ast.FunctionDef) for node in ast.walk(tree)
     )
-    return int(parses), int(does_something), len(code)
+    return int(tree is not None), int(does_something), len(code)
 
 
 def complete_program(reply: str) -> bool:
@@ -70,9 +77,8 @@ def extract_program(reply: str) -> str | None:
 def assigned_names(program: str, limit: int = 100) -> list[str]:
     """Module-level names the program binds, in order — in `if`, `for`, `while`, `with` and `try`
     blocks too (still module scope), not inside functions (for showing every quantity after a run)."""
-    try:
-        tree = ast.parse(program)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _tree(program)
+    if tree is None:
         return []
     names: list[str] = []
     pending: list[ast.stmt] = list(tree.body)
@@ -94,7 +100,9 @@ def assigned_names(program: str, limit: int = 100) -> list[str]:
     return names[:limit]
 
 
-_ANSWER_LINE = re.compile(r"^\s*\**Answer\**\s*:\s*\**(.+?)\**\s*$", re.MULTILINE | re.IGNORECASE)
+# Matched line by line against a stripped line, from its start: no pattern re-scans a long run of
+# blank lines or spaces from every position (the old MULTILINE pattern was quadratic on them).
+_ANSWER_LINE = re.compile(r"\**Answer\**[ \t]*:(.*)", re.IGNORECASE)
 
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
@@ -105,8 +113,16 @@ def answer_line(reply: str) -> str | None:
 
     Instruct models trained on math often write `\\boxed{18}` instead; that counts as the line.
     """
-    answers = _ANSWER_LINE.findall(reply) or _BOXED.findall(reply)
+    answers = [said for line in reply.splitlines() if (said := labelled(line, _ANSWER_LINE))]
+    answers = answers or _BOXED.findall(reply)
     return format_answer(answers[-1]) if answers else None
+
+
+def labelled(line: str, label: re.Pattern[str]) -> str | None:
+    """What a "Label: text" line says after its label (bold marks and spaces trimmed), or None."""
+    match = label.match(line.strip())
+    said = match.group(1).strip().strip("*").strip() if match else ""
+    return said or None
 
 
 def streamed_program(stream: str) -> str:

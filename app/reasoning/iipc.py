@@ -22,7 +22,7 @@ import re
 
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
-from app.reasoning.extract import answer_line
+from app.reasoning.extract import answer_line, labelled
 from app.reasoning.session import (
     PROGRAM_TOKENS,
     CancelToken,
@@ -39,8 +39,8 @@ MAX_VALIDATIONS = 2
 MAX_CORRECTIONS = 2  # after each validation
 SHORT_TOKENS = 256
 OUTPUT_CHARS = 2000
-_REFLECTION = re.compile(r"^\s*\**Reflection\**\s*:\s*(.+)$", re.MULTILINE | re.IGNORECASE)
-_VERDICT = re.compile(r"\bVerdict\**\s*:\s*\**\s*(VALID|INVALID)", re.IGNORECASE)
+_REFLECTION = re.compile(r"\**Reflection\**[ \t]*:(.*)", re.IGNORECASE)  # a line's label (extract.labelled)
+_VERDICT = re.compile(r"\bVerdict\**[ \t]*:[ \t*]*(VALID|INVALID)", re.IGNORECASE)  # no two parts eat the same run
 
 
 def solve_iipc(
@@ -164,8 +164,8 @@ class _Construction:
 
     def remember(self, reply: str, otherwise: str) -> None:
         """One line in the memory of mistakes: the model's reflection, or what happened."""
-        found = _REFLECTION.search(reply)
-        line = found.group(1).strip() if found and found.group(1).strip().lower() != "none" else otherwise
+        found = next((said for row in reply.splitlines() if (said := labelled(row, _REFLECTION))), None)
+        line = found if found and found.lower() != "none" else otherwise
         self.memory.append(line[:300])
 
     def memory_text(self) -> str:

@@ -11,6 +11,9 @@ import math
 import re
 
 RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less than this share
+# Numbers are read only from answers this short: a program's output may be 64 KiB of anything, and
+# no answer that long states one number. Every reader below is linear in its input besides.
+MAX_NUMBER_TEXT = 1000
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
@@ -26,20 +29,28 @@ def format_float(value: float) -> str:
 def format_answer(text: str) -> str:
     """Trimmed `text`; when it is a single number, that number without noise."""
     stripped = text.strip()
-    if _NUMBER.fullmatch(stripped) and ("." in stripped or "e" in stripped.lower()):
+    short = len(stripped) <= MAX_NUMBER_TEXT
+    if short and _NUMBER.fullmatch(stripped) and ("." in stripped or "e" in stripped.lower()):
         return format_float(float(stripped))
     return stripped
 
 
 # What may surround a number in an answer without changing it: currency, percent, units words.
-_NUMERIC = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+)?")
+# Every alternative needs a digit, so a match cannot start at each of a long run of spaces and
+# scan it again (the old all-optional pattern was quadratic on whitespace).
+_NUMERIC = re.compile(
+    r"(?<![\w.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[ \t]?/[ \t]?\d+)?"
+)
 _FRACTION = re.compile(r"([-+]?\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)")
 
 
 def number_in(text: str) -> float | None:
     """The number an answer states: the last number in it, with $, %, thousands separators and
-    words ignored, and a fraction such as 3/4 read as its value; None when there is none."""
-    found = [m.group(0) for m in _NUMERIC.finditer(text) if any(c.isdigit() for c in m.group(0))]
+    words ignored, and a fraction such as 3/4 read as its value; None when there is none (or when
+    the text is longer than MAX_NUMBER_TEXT: not an answer that states a number)."""
+    if len(text) > MAX_NUMBER_TEXT:
+        return None
+    found = _NUMERIC.findall(text)
     if not found:
         return None
     last = found[-1].replace(",", "")  # "3 / 4" keeps its spaces: _FRACTION allows them
@@ -63,4 +74,7 @@ def vote_key(answer: str) -> str:
     value = number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
-    return " ".join(answer.casefold().split())
+    return " ".join(answer[:_KEY_CHARS].casefold().split())
+
+
+_KEY_CHARS = 4096  # answers that agree on this much text are one answer

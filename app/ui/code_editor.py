@@ -14,6 +14,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QResizeEvent,
     QSyntaxHighlighter,
+    QTextBlock,
     QTextCharFormat,
     QTextDocument,
     QTextFormat,
@@ -97,19 +98,24 @@ class CodeEditor(QPlainTextEdit):
         """The line the stepper is at (1-based; 0 clears)."""
         self.step_line = line
         self._update_marks()
-        block = self.document().findBlockByNumber(line - 1) if line > 0 else None
-        if block is not None and block.isValid():
+        block = self._block(line)
+        if block is not None:
             cursor = self.textCursor()
             cursor.setPosition(block.position())
             self.setTextCursor(cursor)
             self.ensureCursorVisible()
 
+    def _block(self, line: int) -> QTextBlock | None:
+        """Line `line` (1-based) of the program, or None for 0 and for any line it does not have
+        (a run's report may name any number; Qt's int would overflow on a huge one)."""
+        return self.document().findBlockByNumber(line - 1) if 0 < line <= self.blockCount() else None
+
     def _update_marks(self) -> None:
         selections = []
         marks = [(line, EMULATED_COLOUR) for line in sorted(self.emulated_lines)]
         for line, colour in [*marks, (self.error_line, "#ffd7d7"), (self.step_line, STEP_COLOUR)]:
-            block = self.document().findBlockByNumber(line - 1) if line > 0 else None
-            if block is None or not block.isValid():
+            block = self._block(line)
+            if block is None:
                 continue
             selection = QTextEdit.ExtraSelection()
             selection.format.setBackground(QColor(colour))

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, 
 from app.reasoning.rivals import Rival
 from app.reasoning.solution import method_words
 from app.ui.code_editor import monospace
+from app.ui.plain import Label
 from sandbox.display import display_text
 
 COLUMNS = 2
@@ -17,13 +18,13 @@ EMPTY = "When a vote's answers disagree, the leading ones are shown here side by
 class CompareView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.note = QLabel(EMPTY)
+        self.note = Label(EMPTY)
         self.note.setWordWrap(True)
         self.headers: list[QLabel] = []
         self.texts: list[QPlainTextEdit] = []
         columns = QHBoxLayout()
         for _ in range(COLUMNS):
-            header = QLabel("")
+            header = Label("")
             header.setWordWrap(True)
             text = QPlainTextEdit(readOnly=True)
             text.setFont(monospace())

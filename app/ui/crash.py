@@ -22,6 +22,8 @@ from types import TracebackType
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.ui.plain import message_box
+
 Work = Callable[[], dict[str, str]]  # returns what to keep: {"question": …, "program": …}
 
 
@@ -115,14 +117,12 @@ def handle_crash(
         path.write_text(report, encoding="utf-8")
     except OSError:
         path = None
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Critical)
-    box.setWindowTitle("PAL Studio ran into a problem")
     kept = (
         "Your question and program were saved; if PAL Studio stops, the next start offers them back. " if saved else ""
     )
     where = f"The report was saved as {path}." if path else "The report could not be saved."
-    box.setText(f"Something unexpected went wrong: {error}\n\n{kept}{where}")
+    text = f"Something unexpected went wrong: {error}\n\n{kept}{where}"
+    box = message_box(parent, QMessageBox.Icon.Critical, "PAL Studio ran into a problem", text)
     box.setDetailedText(report)  # selectable, so it can be copied into a bug report
     box.exec()
     return path

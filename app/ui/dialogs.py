@@ -7,24 +7,27 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from app.ui.plain import message_box
+
 
 def confirmed(parent: QWidget, title: str, text: str) -> bool:
-    buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
-    answer = QMessageBox.question(parent, title, text, buttons, QMessageBox.StandardButton.No)
-    return answer == QMessageBox.StandardButton.Yes
+    return _yes(parent, QMessageBox.Icon.Question, title, text)
 
 
 def consent_to_unisolated(parent: QWidget) -> bool:
     """Whether to run the model's programs on a computer that offers no isolation at all."""
-    answer = QMessageBox.warning(
+    return _yes(
         parent,
+        QMessageBox.Icon.Warning,
         "No isolation",
         "This computer offers no way to isolate programs, so a program written by the model could read "
         "or change your files. Run programs anyway, for this session?",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.No,
     )
-    return answer == QMessageBox.StandardButton.Yes
+
+
+def _yes(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str) -> bool:
+    yes, no = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No
+    return message_box(parent, icon, title, text, buttons=yes | no, default=no).exec() == yes
 
 
 def export_path(parent: QWidget) -> Path | None:

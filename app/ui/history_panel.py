@@ -11,7 +11,6 @@ import time
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.store.history import History, HistoryEntry
 from app.ui.dialogs import confirmed
+from app.ui.plain import heading, tip
 
 # Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
 _MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
@@ -39,7 +39,7 @@ class HistoryPanel(QWidget):
         self.list.setMinimumWidth(180)
         self.delete_button = QPushButton("Delete")
         layout = QVBoxLayout(self)
-        for widget in (QLabel("<b>History</b>"), self.search, self.list, self.delete_button):
+        for widget in (heading("History"), self.search, self.list, self.delete_button):
             layout.addWidget(widget)
         self.search.textChanged.connect(self._on_search_text_changed)
         self.list.itemActivated.connect(self._on_item_activated)
@@ -56,7 +56,7 @@ class HistoryPanel(QWidget):
             answer = f" → {entry.answer}" if entry.answer else ""
             question = entry.question if len(entry.question) <= 120 else entry.question[:119] + "…"
             item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
-            item.setToolTip(entry.question[:2000])
+            item.setToolTip(tip(entry.question))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             self.list.addItem(item)
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, 
 
 from app.reasoning.extract import streamed_program
 from app.ui.code_editor import monospace, show_growing
+from app.ui.plain import Label
 from sandbox.display import display_text
 
 _COLUMNS = 3  # five programs in a narrow pane: two rows of three columns stay readable
@@ -39,7 +40,7 @@ class LanesView(QWidget):
         font = QFont(monospace())
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))  # several columns share the pane's width
         for lane, label in enumerate(labels):
-            header = QLabel(f"{label} …")
+            header = Label(f"{label} …")
             text = QPlainTextEdit(readOnly=True)
             text.setFont(font)
             text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)

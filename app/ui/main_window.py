@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
+from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from app.export import export_text
 from app.paths import AppPaths
@@ -32,6 +32,7 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.layouts import column
 from app.ui.output_pane import OutputPane
 from app.ui.phase_ticker import PhaseTicker
+from app.ui.plain import Label, tip
 from app.ui.program_pane import ProgramPane
 from app.ui.question_pane import QuestionPane
 from app.ui.restore_bar import RestoreBar
@@ -103,7 +104,7 @@ class MainWindow(QMainWindow):
             self.splitter.addWidget(pane)
         self.restore_bar = RestoreBar()
         self.setCentralWidget(column(self.restore_bar, self.splitter))
-        self.model_label, self.speed_label, self.isolation_label = QLabel("model: loading…"), QLabel(), QLabel()
+        self.model_label, self.speed_label, self.isolation_label = Label("model: loading…"), Label(), Label()
         for label in (self.model_label, self.speed_label, self.isolation_label):
             label.setMaximumWidth(_STATUS_LABEL_WIDTH)  # a long model name is cut, not a wider window
             self.statusBar().addPermanentWidget(label)
@@ -406,7 +407,7 @@ class MainWindow(QMainWindow):
         text = f"model: {name}"  # a long file name is cut in the middle with "…", whole in the tooltip
         metrics = self.model_label.fontMetrics()
         self.model_label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, _STATUS_LABEL_WIDTH))
-        self.model_label.setToolTip(text)
+        self.model_label.setToolTip(tip(text))
         self._show_status(self._ready_text)
 
     def _on_model_failed(self, message: str) -> None:

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
@@ -39,6 +38,7 @@ from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
 from app.ui.lanes_view import LanesView
 from app.ui.math_view import render_latex
+from app.ui.plain import Label, heading, tip
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, equation_graph
 from app.ui.working_view import WorkingView
@@ -55,7 +55,7 @@ class OutputPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.answer = QLabel("")
+        self.answer = Label("")
         self.full_answer = ""
         self.answer.setTextFormat(Qt.TextFormat.PlainText)
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -66,11 +66,11 @@ class OutputPane(QWidget):
         font.setPointSize(font.pointSize() * 2)
         font.setBold(True)
         self.answer.setFont(font)
-        self.math = QLabel("")
-        self.votes = QLabel("")  # how the answer was reached when it was not one program's output
+        self.math = Label("")
+        self.votes = Label("")  # how the answer was reached when it was not one program's output
         self.votes.setTextFormat(Qt.TextFormat.PlainText)
         self.votes.setWordWrap(True)
-        self.status_label = QLabel("Starting…")
+        self.status_label = Label("Starting…")
         self.status_label.setWordWrap(True)  # a long message wraps; it never widens the window
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
@@ -87,7 +87,7 @@ class OutputPane(QWidget):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         widgets = (
-            QLabel("<b>Answer</b>"),
+            heading("Answer"),
             self.answer,
             self.math,
             self.votes,
@@ -129,7 +129,7 @@ class OutputPane(QWidget):
         self.tabs.addTab(self.compare, "Compare")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
         self.working.finished_trying.connect(self._on_finished_trying)
-        self.graph = QLabel("")  # an equation's graph, drawn here from the sandbox's sample points
+        self.graph = Label("")  # an equation's graph, drawn here from the sandbox's sample points
         self.graph.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.graph_pixmap: QPixmap | None = None
         self.tabs.addTab(self.graph, "Graph")
@@ -296,7 +296,7 @@ class OutputPane(QWidget):
         shown = display_text(text) if text else "—"
         self.full_answer = shown
         self.answer.setText(shown if len(shown) <= _ANSWER_CHARS else shown[: _ANSWER_CHARS - 1] + "…")
-        self.answer.setToolTip(shown if len(shown) > _ANSWER_CHARS else "")
+        self.answer.setToolTip(tip(shown) if len(shown) > _ANSWER_CHARS else "")
 
     def show_output(self, text: str) -> None:
         self.output.setPlainText(display_text(text))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.reasoning.extract import streamed_program
 from app.ui.code_editor import CodeEditor, show_growing
 from app.ui.layouts import column, row
+from app.ui.plain import Label, heading
 from app.ui.repair_view import RepairView
 
 
@@ -21,12 +22,12 @@ class ProgramPane(QWidget):
         self.repair_button.setEnabled(False)
         self.repair_view = RepairView()
         self.explain_button = QPushButton("Explain line (Ctrl+E)")
-        self.explanation = QLabel("")  # the model's words on one line, beside the program
+        self.explanation = Label("")  # the model's words on one line, beside the program
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setWordWrap(True)
         self.explanation.setVisible(False)
         column(
-            QLabel("<b>Program</b>"), self.editor, row(self.run_button, self.trace_button, self.repair_button),
+            heading("Program"), self.editor, row(self.run_button, self.trace_button, self.repair_button),
             self.explain_button, self.explanation, self.repair_view, into=self,
         )  # fmt: skip
         self.repair_view.reverted.connect(self.editor.setPlainText)

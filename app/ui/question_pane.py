@@ -4,12 +4,13 @@ that start and stop a solve. It shows and collects; the window decides what a cl
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QPlainTextEdit, QPushButton, QWidget
 
 from app.data import DataSet
 from app.reasoning.methods import PICKER, PLAIN_CHOICES
 from app.reasoning.tables import with_table
 from app.ui.layouts import column, row
+from app.ui.plain import Label, heading
 
 EXAMPLES = (
     "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
@@ -54,11 +55,11 @@ class QuestionPane(QWidget):
         self.open_data_button = QPushButton("Open data… (Ctrl+O)")
         self.open_data_button.setToolTip("A CSV, TSV, .xlsx or JSON-lines file to ask about (or drop it on the window)")
         self.remove_data_button = QPushButton("Remove data")
-        self.data_label = QLabel("")
+        self.data_label = Label("")
         self.data_label.setTextFormat(Qt.TextFormat.PlainText)  # a file's name and columns are not markup
         self.data_label.setWordWrap(True)
         column(
-            QLabel("<b>Question</b>"), self.question, self.table, row(self.open_data_button, self.remove_data_button),
+            heading("Question"), self.question, self.table, row(self.open_data_button, self.remove_data_button),
             self.data_label, self.examples, self.method, self.auto_repair, self.try_yourself,
             row(self.solve_button, self.cancel_button), self.settings_button, into=self,
         )  # fmt: skip

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.settings import Settings
 from app.ui.background import Background, Report
+from app.ui.plain import Label, heading
 from models import catalog
 from models.discovery import discover
 from models.types import ModelError
@@ -76,7 +76,7 @@ class SettingsDialog(QDialog):
         if current is not None:
             self.models.setCurrentItem(current)
         self.open_button = QPushButton("Open GGUF file…")
-        self.model_info = QLabel("")
+        self.model_info = Label("")
         self.model_info.setWordWrap(True)
         self.model_info.setTextFormat(Qt.TextFormat.PlainText)
 
@@ -100,7 +100,7 @@ class SettingsDialog(QDialog):
         self.backend = QLineEdit(settings.backend_url or "")
         self.backend.setPlaceholderText("empty: run the model on this computer")
         self.backend.setToolTip("An OpenAI-compatible server: llama.cpp, vLLM, Ollama, LM Studio")
-        self.backend_warning = QLabel("")
+        self.backend_warning = Label("")
         self.backend_warning.setWordWrap(True)
         self.backend_warning.setTextFormat(Qt.TextFormat.PlainText)
         self.backend.textChanged.connect(self._on_backend_text_changed)
@@ -115,11 +115,11 @@ class SettingsDialog(QDialog):
             form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("<b>Model</b>"))
+        layout.addWidget(heading("Model"))
         layout.addWidget(self.models)
         layout.addWidget(self.open_button)
         layout.addWidget(self.model_info)
-        layout.addWidget(QLabel("<b>Download a recommended model</b>"))
+        layout.addWidget(heading("Download a recommended model"))
         layout.addWidget(self.catalog)
         row = QHBoxLayout()
         row.addWidget(self.download_button)

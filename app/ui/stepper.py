@@ -13,7 +13,6 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.numbers import format_float
+from app.ui.plain import Label, tip
 from sandbox.display import display_text
 
 _CHANGED = QBrush(QColor("#fff2a8"))
@@ -43,8 +43,8 @@ class Stepper(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.first_button, self.back_button = QPushButton("|◀"), QPushButton("◀")
         self.forward_button, self.last_button = QPushButton("▶"), QPushButton("▶|")
-        self.position = QLabel("no trace")
-        self.explanation = QLabel("")  # the step's line in words: its comment, else the code itself
+        self.position = Label("no trace")
+        self.explanation = Label("")  # the step's line in words: its comment, else the code itself
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setWordWrap(True)
         self.show_all = QCheckBox("Show modules and functions")
@@ -68,7 +68,7 @@ class Stepper(QWidget):
         layout.addWidget(self.explanation)
         layout.addWidget(self.variables)
         layout.addWidget(self.show_all)
-        layout.addWidget(QLabel("Printed so far:"))
+        layout.addWidget(Label("Printed so far:"))
         layout.addWidget(self.output)
         self.slider.valueChanged.connect(self._on_slider_value_changed)
         self.show_all.toggled.connect(lambda _on: self._show(self.slider.value()))
@@ -126,19 +126,19 @@ class Stepper(QWidget):
             if name in self._changed and name in before:  # what it was, then what it is now
                 shown = f"{_quantity(str(before[name]))} → {shown}"
             cells = (QTableWidgetItem(str(name)), QTableWidgetItem(display_text(shown)))
-            cells[1].setToolTip(display_text(str(value)))  # the raw value, float noise and all
+            cells[1].setToolTip(tip(display_text(str(value))))  # the raw value, float noise and all
             for column, cell in enumerate(cells):
                 if name in self._changed:
                     cell.setBackground(_CHANGED)
                 self.variables.setItem(row, column, cell)
-        self.explanation.setText(self._explain(int(step.get("line", 0))))
+        self.explanation.setText(self._explain(_line(step)))
         where = "" if step.get("function") in (None, "<module>") else f" in {step['function']}()"
         more = " — the trace stops here (step limit)" if step.get("truncated") else ""
         event = {"line": "about to run", "call": "entering", "return": "leaving", "exception": "error at"}.get(
             str(step.get("event")), "at")  # fmt: skip
-        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {step.get('line')}{where}{more}")
+        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {_line(step)}{where}{more}")
         self.output.setPlainText(display_text(self._output[: int(step.get("output", 0))]))
-        self.line_changed.emit(int(step.get("line", 0)))
+        self.line_changed.emit(_line(step))
 
     def _explain(self, line: int) -> str:
         """The program's comment for `line` (above it or at its end), else the line's code."""
@@ -155,6 +155,12 @@ class Stepper(QWidget):
     def changed_names(self) -> list[str]:
         """Names whose value changed at the current step (highlighted in the table)."""
         return list(self._changed)
+
+
+def _line(step: dict[str, Any]) -> int:
+    """The step's program line, or 0 for anything that is not a positive whole number."""
+    line = step.get("line")
+    return line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else 0
 
 
 def _quantity(text: str) -> str:

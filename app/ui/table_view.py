@@ -12,10 +12,11 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from app.reasoning.answer_table import AnswerTable
 from app.reasoning.graphs import Graph
+from app.ui.plain import Label
 from sandbox.display import display_text
 
 _CHART_BARS = 40
@@ -28,8 +29,8 @@ class TableView(QWidget):
         super().__init__(parent)
         self.table = QTableWidget(0, 0)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.note = QLabel("")
-        self.chart = QLabel("")
+        self.note = Label("")
+        self.chart = Label("")
         self.export_button = QPushButton("Export table as CSV…")
         layout = QVBoxLayout(self)
         for widget in (self.table, self.note, self.chart, self.export_button):

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QDialog, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.controller import SolveController
+from app.ui.plain import Label
 
 SAMPLE = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
 _ISOLATION_WORDS = {
@@ -40,14 +41,14 @@ class WelcomeDialog(QDialog):
         self.setWindowTitle("Welcome to PAL Studio")
         self.setModal(False)
         self._started = time.monotonic()
-        self.model_status = QLabel("Preparing the built-in model…")
+        self.model_status = Label("Preparing the built-in model…")
         self.progress = QProgressBar()
-        self.isolation = QLabel("Checking how programs are isolated…")
+        self.isolation = Label("Checking how programs are isolated…")
         self.isolation.setWordWrap(True)
         self.sample_button = QPushButton("Try a sample question")
         self.start_button = QPushButton("Start")
         layout = QVBoxLayout(self)
-        intro = QLabel(
+        intro = Label(
             "PAL Studio answers questions that need calculation: a language model on this computer writes a "
             "short Python program, a sandbox runs it, and you see the program, its output and the answer. "
             "Nothing leaves your computer."

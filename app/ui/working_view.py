@@ -11,11 +11,12 @@ Signals: finished_trying() — the student asked to see everything.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.evaluation.grader import grade
 from app.reasoning.working import WorkingStep
 from app.ui.math_view import render_latex
+from app.ui.plain import Label
 from sandbox.display import display_text
 
 
@@ -33,7 +34,7 @@ class WorkingView(QWidget):
         self.check_button = QPushButton("Check")
         self.reveal_button = QPushButton("Reveal next step")
         self.show_all_button = QPushButton("Show everything")
-        self.verdict = QLabel("")
+        self.verdict = Label("")
         self.verdict.setTextFormat(Qt.TextFormat.PlainText)
         self.verdict.setWordWrap(True)
         self.try_box = QWidget()
@@ -94,13 +95,13 @@ class WorkingView(QWidget):
         box = QWidget()
         layout = QVBoxLayout(box)
         if not self.steps:
-            layout.addWidget(QLabel("The worked solution appears here after a solve or a run."))
+            layout.addWidget(Label("The worked solution appears here after a solve or a run."))
         for step in self.steps[: self.shown]:
-            prose = QLabel(display_text(step.text))
+            prose = Label(display_text(step.text))
             prose.setTextFormat(Qt.TextFormat.PlainText)  # the program's comments are not markup
             prose.setWordWrap(True)
             layout.addWidget(prose)
-            formula = QLabel()
+            formula = Label()
             pixmap = render_latex(step.latex, dpi=110)
             if pixmap is not None:
                 formula.setPixmap(pixmap)
@@ -111,7 +112,7 @@ class WorkingView(QWidget):
             layout.addWidget(formula)
         hidden = len(self.steps) - self.shown
         if hidden:
-            layout.addWidget(QLabel(f"{hidden} more step{'s' if hidden != 1 else ''} hidden"))
+            layout.addWidget(Label(f"{hidden} more step{'s' if hidden != 1 else ''} hidden"))
         layout.addStretch(1)
         self.area.setWidget(box)
         self.reveal_button.setEnabled(bool(hidden))

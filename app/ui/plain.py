@@ -1,0 +1,63 @@
+"""Widgets that show text as text: whatever a program printed, the model wrote or a file held is
+never read as markup.
+
+A `QLabel` guesses "rich text" from a leading tag, and a tooltip always does — so one printed line
+such as `<table width=99999>` or `<img width=30000 …>` froze the window. Every label in the window
+is a `Label` (plain text, always); dynamic tooltips pass through `tip`; questions and messages go
+through `message_box`. `tests/app/ui/test_plain_text.py` walks the built window to keep it so.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+TIP_CHARS = 2000  # a tooltip is a glance: the full text is in Copy
+
+
+class Label(QLabel):
+    """A QLabel whose text is always plain text (set before any text arrives, never changed)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(wrap)
+        self.setText(text)
+
+
+def heading(text: str) -> Label:
+    """A section's title, bold by its font rather than by markup."""
+    label = Label(text)
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+def tip(text: str) -> str:
+    """`text` as a tooltip that shows it literally (tooltips read anything tag-like as rich text)."""
+    if not text:
+        return ""
+    shown = text if len(text) <= TIP_CHARS else text[: TIP_CHARS - 1] + "…"
+    return f"<p style='white-space:pre-wrap'>{html.escape(shown)}</p>"
+
+
+def message_box(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    *,
+    buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
+    default: QMessageBox.StandardButton = QMessageBox.StandardButton.NoButton,
+) -> QMessageBox:
+    """A message box whose text is plain text (the static QMessageBox helpers guess markup)."""
+    box = QMessageBox(icon, title, "", buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    if default != QMessageBox.StandardButton.NoButton:
+        box.setDefaultButton(default)
+    return box
