@@ -31,7 +31,8 @@ class AnswerTable:
     def to_csv(self) -> str:
         """The table as CSV that a spreadsheet opens as data: no cell is read as a formula."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        # Every text cell quoted: a carriage return inside one must not end the row.
+        writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
         writer.writerow([inert_cell(name) for name in self.columns])
         writer.writerows([inert_cell(cell) for cell in row] for row in self.rows)
         return out.getvalue()

@@ -121,7 +121,7 @@ def answer_line(reply: str) -> str | None:
 def labelled(line: str, label: re.Pattern[str]) -> str | None:
     """What a "Label: text" line says after its label (bold marks and spaces trimmed), or None."""
     match = label.match(line.strip())
-    said = match.group(1).strip().strip("*").strip() if match else ""
+    said = match.group(1).strip(" \t*") if match else ""
     return said or None
 
 

@@ -125,7 +125,9 @@ def graph_of(value: CapturedValue | None) -> Graph | None:
 
 
 def _finite(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A number an axis can show: finite and within ±1e12 (the probe drops larger ones itself)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and math.isfinite(value) and abs(value) <= 1e12
 
 
 def _label(value: Any) -> str:

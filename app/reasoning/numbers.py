@@ -74,7 +74,7 @@ def vote_key(answer: str) -> str:
     value = number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
-    return " ".join(answer[:_KEY_CHARS].casefold().split())
+    return " ".join(answer.casefold().split())[:_KEY_CHARS]
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer

@@ -16,8 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from app.reasoning import Solution, SolveStatus
+from app.reasoning.stored import stored
+from sandbox.values import cap
 
 logger = logging.getLogger(__name__)
+LISTED_CHARS = 500  # of the question and the answer, for the list (the whole solve is read when opened)
+COLUMN_CHARS = 256 * 1024  # any plain column of a solve in progress (program, output, error, answer)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -102,15 +106,18 @@ class History:
         return int(cursor.lastrowid or 0)
 
     def update(self, solve_id: int, **fields: str | None) -> None:
-        """Record a step: any of program, output, error, status, answer."""
+        """Record a step: any of program, output, error, status, answer (each capped)."""
         allowed = {"program", "output", "error", "status", "answer"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"can only update {sorted(allowed)}")
+        fields = {name: cap(value, COLUMN_CHARS) if value is not None else None for name, value in fields.items()}
         # Column names come from the fixed set above, never from the caller's data.
         assignments = ", ".join(f"{name} = ?" for name in fields)
         self._db.execute(f"UPDATE solves SET {assignments} WHERE id = ?", (*fields.values(), solve_id))
 
     def finish(self, solve_id: int, solution: Solution) -> None:
+        """The solve's end: its columns and its whole working, capped (app.reasoning.stored)."""
+        solution = stored(solution)
         self._db.execute(
             "UPDATE solves SET status = ?, answer = ?, program = ?, output = ?, error = ?, solution = ? WHERE id = ?",
             (
@@ -130,10 +137,14 @@ class History:
         return cursor.rowcount
 
     def entries(self, search: str = "", limit: int = 200) -> list[HistoryEntry]:
-        """Newest first; `search` matches the question, program or answer."""
+        """Newest first; `search` matches the question, program or answer. Only what the list
+        shows is read — the start of the question and of the answer; `get` reads a whole solve
+        (its program, output and working) when it is opened."""
         pattern = f"%{search}%"
         rows = self._db.execute(
-            "SELECT * FROM solves WHERE question LIKE ? OR program LIKE ? OR answer LIKE ? "
+            f"SELECT id, created_at, substr(question, 1, {LISTED_CHARS}) AS question, method, status, "
+            f"substr(answer, 1, {LISTED_CHARS}) AS answer, NULL AS program, '' AS output, NULL AS error, "
+            "NULL AS solution FROM solves WHERE question LIKE ? OR program LIKE ? OR answer LIKE ? "
             "ORDER BY created_at DESC, id DESC LIMIT ?",
             (pattern, pattern, pattern, limit),
         )

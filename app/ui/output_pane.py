@@ -199,6 +199,8 @@ class OutputPane(QWidget):
         self.graph_pixmap = equation_graph(graph) if graph is not None else None
         if self.graph_pixmap is not None:
             self.graph.setPixmap(self.graph_pixmap)
+        elif graph is not None:
+            self.graph.setText("The graph could not be drawn.")
         else:
             self.graph.setText("An equation's graph appears here.")
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, 
 
 from app.evaluation.grader import grade
 from app.reasoning.working import WorkingStep
-from app.ui.math_view import render_latex
+from app.ui.math_view import Typesetter
 from app.ui.plain import Label
 from sandbox.display import display_text
 
@@ -96,13 +96,14 @@ class WorkingView(QWidget):
         layout = QVBoxLayout(box)
         if not self.steps:
             layout.addWidget(Label("The worked solution appears here after a solve or a run."))
+        typesetter = Typesetter()
         for step in self.steps[: self.shown]:
             prose = Label(display_text(step.text))
             prose.setTextFormat(Qt.TextFormat.PlainText)  # the program's comments are not markup
             prose.setWordWrap(True)
             layout.addWidget(prose)
             formula = Label()
-            pixmap = render_latex(step.latex, dpi=110)
+            pixmap = typesetter.render(step.latex, dpi=110)
             if pixmap is not None:
                 formula.setPixmap(pixmap)
             else:
@@ -110,6 +111,8 @@ class WorkingView(QWidget):
                 formula.setText(display_text(step.latex))
             formula.setToolTip(f"line {step.line}")
             layout.addWidget(formula)
+        if typesetter.ran_out:
+            layout.addWidget(Label("Some formulas are shown as text: typesetting them all took too long.", wrap=True))
         hidden = len(self.steps) - self.shown
         if hidden:
             layout.addWidget(Label(f"{hidden} more step{'s' if hidden != 1 else ''} hidden"))
