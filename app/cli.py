@@ -293,7 +293,7 @@ def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None
         data = solution.to_json()
         if working:
             data["working"] = [step.to_json() for step in steps]
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(data, ensure_ascii=True))  # escaped: no control or bidi character reaches the terminal
         return
     calls = f"{len(solution.calls)} model call{'s' if len(solution.calls) != 1 else ''}"
     _print_answer(solution)

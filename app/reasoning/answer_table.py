@@ -31,8 +31,9 @@ class AnswerTable:
     def to_csv(self) -> str:
         """The table as CSV that a spreadsheet opens as data: no cell is read as a formula."""
         out = io.StringIO()
-        # Every text cell quoted: a carriage return inside one must not end the row.
-        writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+        # RFC 4180's line ends: a cell holding a carriage return or a newline is quoted (with "\n"
+        # alone as the terminator, a "\r" inside a cell was written bare and ended the row).
+        writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow([inert_cell(name) for name in self.columns])
         writer.writerows([inert_cell(cell) for cell in row] for row in self.rows)
         return out.getvalue()

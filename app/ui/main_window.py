@@ -372,7 +372,7 @@ class MainWindow(QMainWindow):
         table = table_of(self.work.solution.variables) if self.work.solution else None
         path = csv_path(self) if table is not None else None
         if table is not None and path is not None:
-            path.write_text(table.to_csv(), encoding="utf-8")
+            path.write_text(table.to_csv(), encoding="utf-8", newline="")  # the CSV's own line ends
             self._show_status(f"Exported the table to {path}")
 
     def _on_repaired(self, program: object) -> None:
@@ -460,5 +460,6 @@ class MainWindow(QMainWindow):
             self.work_keeper.keep_for_next_start()
         self.layout_keeper.save()
         self.controller.shutdown()
+        self.output_pane.shutdown()
         self.work_keeper.close()
         super().closeEvent(event)

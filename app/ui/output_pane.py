@@ -34,13 +34,15 @@ from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
 from app.reasoning.solution import Solution, method_words, sample_label
 from app.reasoning.working import worked_solution
+from app.ui.background import Background
+from app.ui.charts import equation_graph_png
 from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
 from app.ui.lanes_view import LanesView
-from app.ui.math_view import render_latex
+from app.ui.math_view import Formulas
 from app.ui.plain import Label, heading, tip
 from app.ui.stepper import Stepper
-from app.ui.table_view import TableView, equation_graph
+from app.ui.table_view import TableView, picture
 from app.ui.working_view import WorkingView
 from sandbox import CapturedValue
 from sandbox.display import display_text
@@ -49,9 +51,11 @@ _ANSWER_CHARS = 80
 
 
 class OutputPane(QWidget):
-    """Signals: sample_chosen(str: "Program 3 of 5", str: its program)."""
+    """Signals: sample_chosen(str: "Program 3 of 5", str: its program), graph_shown() — an
+    equation's graph (or the note that it could not be drawn) is in place."""
 
     sample_chosen = Signal(str, str)
+    graph_shown = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +105,9 @@ class OutputPane(QWidget):
         self.votes.setVisible(False)
 
     def _build_tabs(self) -> None:
+        self.drawing = Background(self)  # charts, graphs and formulas, off the UI thread and the model's
+        self.formulas = Formulas(self.drawing, self)  # the answer's own formula (self.math)
+        self.formulas.typeset.connect(self._on_math_typeset)
         self.output = QPlainTextEdit(readOnly=True)
         self.output.setFont(monospace())
         self.stepper = Stepper()
@@ -110,7 +117,7 @@ class OutputPane(QWidget):
         self.steps = QTreeWidget()  # IIPC's timeline, Chain of Code's emulated lines
         self.steps.setHeaderHidden(True)
         self.steps.setWordWrap(True)
-        self.working = WorkingView()  # the worked solution, as mathematics
+        self.working = WorkingView(self.drawing)  # the worked solution, as mathematics
         self.tabs = QTabWidget()
         self.tabs.addTab(self.output, "Output")
         self.tabs.addTab(self.working, "Working")
@@ -132,8 +139,9 @@ class OutputPane(QWidget):
         self.graph = Label("")  # an equation's graph, drawn here from the sandbox's sample points
         self.graph.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.graph_pixmap: QPixmap | None = None
+        self._graphs = 0  # which show_graph call a drawing that arrives belongs to
         self.tabs.addTab(self.graph, "Graph")
-        self.table_view = TableView()  # an answer that is rows (questions over a data file)
+        self.table_view = TableView(self.drawing)  # an answer that is rows (questions over a data file)
         self.tabs.addTab(self.table_view, "Table")
 
     def clear(self) -> None:
@@ -196,13 +204,33 @@ class OutputPane(QWidget):
         self.votes.setVisible(bool(lines))
 
     def show_graph(self, graph: Graph | None) -> None:
-        self.graph_pixmap = equation_graph(graph) if graph is not None else None
-        if self.graph_pixmap is not None:
-            self.graph.setPixmap(self.graph_pixmap)
-        elif graph is not None:
+        self._graphs += 1
+        self.graph_pixmap = None
+        if graph is None:
+            self.graph.setText("An equation's graph appears here.")
+            return
+        self.graph.setText("Drawing the graph…")
+        shown = self._graphs
+        self.drawing.submit(
+            lambda _report: equation_graph_png(graph),
+            on_success=lambda png: self._on_graph(shown, picture(png)),
+            on_failure=lambda _error: self._on_graph(shown, None),
+            name="graph",
+        )
+
+    def _on_graph(self, shown: int, pixmap: QPixmap | None) -> None:
+        if shown != self._graphs:
+            return  # another solve's graph (or none) is shown since
+        self.graph_pixmap = pixmap
+        if pixmap is None:
             self.graph.setText("The graph could not be drawn.")
         else:
-            self.graph.setText("An equation's graph appears here.")
+            self.graph.setPixmap(pixmap)
+        self.graph_shown.emit()
+
+    def shutdown(self) -> None:
+        """Stop the drawing thread (the window is closing)."""
+        self.drawing.shutdown()
 
     def show_solution(self, solution: Solution, trace: list[dict[str, Any]] | None, *, trying: bool) -> None:
         """Every part of the answer pane from `solution`; with `trying`, the student works it out
@@ -311,10 +339,14 @@ class OutputPane(QWidget):
         self.output.setTextCursor(cursor)
 
     def show_math(self, latex: str | None) -> None:
-        pixmap = render_latex(latex) if latex else None
-        self.math.setVisible(pixmap is not None)
-        if pixmap is not None:
-            self.math.setPixmap(pixmap)
+        self.formulas.clear()
+        self.math.clear()
+        if latex:
+            self.formulas.show(self.math, latex, dpi=140, text="")
+        self._on_math_typeset()
+
+    def _on_math_typeset(self) -> None:
+        self.math.setVisible(not self.math.pixmap().isNull())  # shown once its picture is there
 
     def show_variables(self, values: dict[str, CapturedValue]) -> None:
         self.variables.setRowCount(len(values))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, Qt  # QtGui's Qt: the QtCore namespace with mightBeRichText
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 TIP_CHARS = 2000  # a tooltip is a glance: the full text is in Copy
@@ -38,10 +37,11 @@ def heading(text: str) -> Label:
 
 
 def tip(text: str) -> str:
-    """`text` as a tooltip that shows it literally (tooltips read anything tag-like as rich text)."""
-    if not text:
-        return ""
+    """`text` as a tooltip that shows it literally: tooltips read anything Qt takes for markup
+    (`Qt.mightBeRichText`) as rich text, so such text is escaped; other text stays as it is."""
     shown = text if len(text) <= TIP_CHARS else text[: TIP_CHARS - 1] + "…"
+    if not Qt.mightBeRichText(shown):
+        return shown
     return f"<p style='white-space:pre-wrap'>{html.escape(shown)}</p>"
 
 

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, 
 
 from app.evaluation.grader import grade
 from app.reasoning.working import WorkingStep
-from app.ui.math_view import Typesetter
+from app.ui.background import Background
+from app.ui.math_view import Formulas
 from app.ui.plain import Label
 from sandbox.display import display_text
 
@@ -23,8 +24,9 @@ from sandbox.display import display_text
 class WorkingView(QWidget):
     finished_trying = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, drawing: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.formulas = Formulas(drawing, self)  # typeset on the drawing thread, text until then
         self.steps: list[WorkingStep] = []
         self._answer: str | None = None  # the answer to check against while trying
         self.shown = 0  # how many steps are visible while trying
@@ -96,23 +98,19 @@ class WorkingView(QWidget):
         layout = QVBoxLayout(box)
         if not self.steps:
             layout.addWidget(Label("The worked solution appears here after a solve or a run."))
-        typesetter = Typesetter()
+        self.formulas.clear()
+        all_sent = True
         for step in self.steps[: self.shown]:
             prose = Label(display_text(step.text))
             prose.setTextFormat(Qt.TextFormat.PlainText)  # the program's comments are not markup
             prose.setWordWrap(True)
             layout.addWidget(prose)
             formula = Label()
-            pixmap = typesetter.render(step.latex, dpi=110)
-            if pixmap is not None:
-                formula.setPixmap(pixmap)
-            else:
-                formula.setTextFormat(Qt.TextFormat.PlainText)
-                formula.setText(display_text(step.latex))
             formula.setToolTip(f"line {step.line}")
             layout.addWidget(formula)
-        if typesetter.ran_out:
-            layout.addWidget(Label("Some formulas are shown as text: typesetting them all took too long.", wrap=True))
+            all_sent &= self.formulas.show(formula, step.latex, dpi=110, text=display_text(step.latex))
+        if not all_sent:
+            layout.addWidget(Label("Some formulas are shown as text: there are too many to typeset.", wrap=True))
         hidden = len(self.steps) - self.shown
         if hidden:
             layout.addWidget(Label(f"{hidden} more step{'s' if hidden != 1 else ''} hidden"))

@@ -9,7 +9,18 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QListWidget, QMessageBox, QTableWidget, QTreeWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from app.reasoning.graphs import Curve, Graph, Mark
@@ -32,15 +43,17 @@ def _program(answer: str) -> str:
 
 
 def _tooltips(window: QWidget) -> list[str]:
+    """Every tooltip of every widget, and of every item of the list, table and tree views."""
     tips = [widget.toolTip() for widget in window.findChildren(QWidget)]
     for view in window.findChildren(QAbstractItemView):
+        items: list[QListWidgetItem | QTableWidgetItem | None] = []
         if isinstance(view, QListWidget):
-            tips += [view.item(i).toolTip() for i in range(view.count())]
+            items += [view.item(i) for i in range(view.count())]
         elif isinstance(view, QTableWidget):
-            tips += [view.item(r, c).toolTip() for r in range(view.rowCount()) for c in range(view.columnCount())
-                     if view.item(r, c) is not None]  # fmt: skip
+            items += [view.item(r, c) for r in range(view.rowCount()) for c in range(view.columnCount())]
         elif isinstance(view, QTreeWidget):
-            tips += [view.topLevelItem(i).toolTip(0) for i in range(view.topLevelItemCount())]
+            tips += [item.toolTip(0) for i in range(view.topLevelItemCount()) if (item := view.topLevelItem(i))]
+        tips += [item.toolTip() for item in items if item is not None]
     return tips
 
 
@@ -55,7 +68,7 @@ def _assert_plain(window: MainWindow) -> None:
 
 def test_hostile_output_is_shown_as_text_everywhere(qtbot: QtBot, make_window) -> None:  # noqa: F811
     started = time.monotonic()
-    answers = [RICH, RICH, "=HYPERLINK(\"x\")", RICH + " " * 5000 + "x", "\x1b]0;t\x07" + RICH]
+    answers = [RICH, RICH, '=HYPERLINK("x")', RICH + " " * 5000 + "x", "\x1b]0;t\x07" + RICH]
     window: MainWindow = make_window(ScriptedModel([_program(a) for a in answers] + [_program(RICH)]))
     window.question_pane.pick_method("sc-pal")
     window.question.setPlainText(f"How much? {RICH}")
@@ -70,7 +83,8 @@ def test_hostile_output_is_shown_as_text_everywhere(qtbot: QtBot, make_window) -
     for _ in range(pane.stepper.slider.maximum() + 1):
         pane.stepper.forward_button.click()
     pane.tabs.setCurrentWidget(pane.working)
-    pane.show_graph(Graph((0.0, 1.0), (Curve("$\\frac{1}{$" + RICH, (1.0, 1e12)),), (Mark(0.5, 1.0, RICH),), RICH))
+    with qtbot.waitSignal(pane.graph_shown, timeout=30_000):
+        pane.show_graph(Graph((0.0, 1.0), (Curve("$\\frac{1}{$" + RICH, (1.0, 1e12)),), (Mark(0.5, 1.0, RICH),), RICH))
     assert pane.graph_pixmap is not None  # drawn, labels as text (mathtext raised on this before)
     window.history_panel.refresh()
     _assert_plain(window)
@@ -79,10 +93,51 @@ def test_hostile_output_is_shown_as_text_everywhere(qtbot: QtBot, make_window) -
 
 def test_questions_and_messages_are_plain_text(qtbot: QtBot, monkeypatch) -> None:
     shown: list[QMessageBox] = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box) or QMessageBox.StandardButton.No)
+
+    def answer_no(box: QMessageBox) -> QMessageBox.StandardButton:
+        shown.append(box)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "exec", answer_no)
     parent = QWidget()
     qtbot.addWidget(parent)
     assert dialogs.confirmed(parent, "Delete?", f"Delete “{RICH}” from the history?") is False
     assert dialogs.consent_to_unisolated(parent) is False
     assert [box.textFormat() for box in shown] == [Qt.TextFormat.PlainText] * 2
     assert RICH in shown[0].text()
+
+
+def test_the_working_tab_never_typesets_on_the_ui_thread(qtbot: QtBot) -> None:
+    """Seventy slow formulas (a program's long names): before, each was typeset on the UI thread
+    as the tab was drawn (≈ 0.9 s each at up to 2,000 characters; 0.6 s for the first formula of a
+    session alone). Now the tab is drawn with the formulas as text at once, the first
+    MAX_PER_VIEW are typeset on the drawing thread and replace their text, the rest stay text with
+    a note, and a redraw shows every picture already made at once."""
+    from app.reasoning.working import WorkingStep
+    from app.ui.background import Background
+    from app.ui.math_view import MAX_PER_VIEW
+    from app.ui.working_view import WorkingView
+
+    drawing = Background()
+    view = WorkingView(drawing)
+    qtbot.addWidget(view)
+    steps = [WorkingStep(n, f"step {n}", "\\mathrm{" + "w" * 200 + f"{n}" + "}", "") for n in range(70)]
+    started = time.monotonic()
+    view.show_steps(steps)
+    assert time.monotonic() - started < 0.5, "the tab waited for typesetting"
+    assert any("too many to typeset" in label.text() for label in _labels(view))
+
+    def pictures() -> int:
+        return sum(1 for label in _labels(view) if not label.pixmap().isNull())
+
+    qtbot.waitUntil(lambda: pictures() == MAX_PER_VIEW, timeout=120_000)
+    started = time.monotonic()
+    view.show_steps(steps)  # a reveal or a redraw: the pictures made before are shown at once
+    assert pictures() == MAX_PER_VIEW and time.monotonic() - started < 0.5
+    drawing.shutdown()
+
+
+def _labels(view: QWidget) -> list[QLabel]:
+    area = view.findChild(QScrollArea)
+    shown = area.widget() if area is not None else None
+    return shown.findChildren(QLabel) if shown is not None else []

@@ -53,7 +53,7 @@ def test_a_question_over_a_data_file_gives_a_table_and_a_chart(
     assert window.tabs.currentWidget() is view
     first = view.table.item(0, 0)
     assert view.table.rowCount() == 3 and first is not None and first.text() == "east"
-    assert view.chart.isVisible()  # the question asked for a chart
+    qtbot.waitUntil(view.chart.isVisible, timeout=30_000)  # the question asked for a chart (drawn off the UI thread)
     target = tmp_path / "out.csv"
     monkeypatch.setattr(main_window, "csv_path", lambda _parent: target)
     view.export_button.click()

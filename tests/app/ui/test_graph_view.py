@@ -24,6 +24,7 @@ def test_an_equation_is_graphed_and_exported(qtbot: QtBot, make_window: WindowMa
         window.solve()
     graph = drawn.args[0]
     assert [m.label for m in graph.marks] == ["x = 6"]
+    qtbot.waitUntil(lambda: window.output_pane.graph_pixmap is not None, timeout=30_000)  # drawn off the UI thread
     pixmap = window.output_pane.graph_pixmap
     assert pixmap is not None and not pixmap.isNull() and pixmap.width() > 300
     window.export_to(tmp_path / "eq.md")

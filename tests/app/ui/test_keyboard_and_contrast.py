@@ -71,11 +71,11 @@ def test_deleting_a_history_entry_asks_first(
         window.solve()
     asked: list[str] = []
 
-    def question(*args: object, **_kw: object) -> QMessageBox.StandardButton:
-        asked.append(str(args[2]))
+    def question(box: QMessageBox) -> QMessageBox.StandardButton:
+        asked.append(box.text())
         return answer
 
-    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QMessageBox, "exec", question)
     panel = window.history_panel
     panel.list.setCurrentRow(0)
     qtbot.mouseClick(panel.delete_button, Qt.MouseButton.LeftButton)
@@ -92,7 +92,7 @@ def test_closing_mid_solve_asks_and_keeps_the_work(
     window.solve()
     qtbot.waitUntil(lambda: "x = 1" in window.editor.toPlainText(), timeout=20_000)
     answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
-    monkeypatch.setattr(QMessageBox, "question", lambda *_args, **_kw: answers.pop(0))
+    monkeypatch.setattr(QMessageBox, "exec", lambda _box: answers.pop(0))
     assert not window.close()  # "No": the window stays, the solve goes on
     assert window.isVisible() and window.controller.is_busy
     assert window.close()  # "Yes": it closes, the solve stops, the work is kept for the next start

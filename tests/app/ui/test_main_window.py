@@ -164,11 +164,11 @@ def test_without_isolation_the_user_is_asked_first(
 ) -> None:
     asked: list[str] = []
 
-    def ask(_parent: object, title: str, *_args: object) -> QMessageBox.StandardButton:
-        asked.append(title)
+    def ask(box: QMessageBox) -> QMessageBox.StandardButton:
+        asked.append(box.windowTitle())
         return QMessageBox.StandardButton.Yes if consent else QMessageBox.StandardButton.No
 
-    monkeypatch.setattr(QMessageBox, "warning", ask)
+    monkeypatch.setattr(QMessageBox, "exec", ask)
     model = ScriptedModel([PROGRAM])
     window = make_window(model, Sandbox(command=[sys.executable, "-c", NO_ISOLATION_WORKER]))
     assert window.isolation_label.text() == "sandbox: none"
@@ -193,15 +193,15 @@ def _close_during_a_slow_solve(qtbot: QtBot, make_window: WindowMaker, question:
     qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
     asked: list[object] = []
 
-    def confirm(*args: object, **_kw: object) -> QMessageBox.StandardButton:
-        asked.append(args)
+    def confirm(box: QMessageBox) -> QMessageBox.StandardButton:
+        asked.append(box.text())
         return QMessageBox.StandardButton.Yes
 
-    original, QMessageBox.question = QMessageBox.question, confirm  # type: ignore[method-assign]
+    original, QMessageBox.exec = QMessageBox.exec, confirm  # type: ignore[method-assign, assignment]
     try:
         assert window.close()
     finally:
-        QMessageBox.question = original  # type: ignore[method-assign]
+        QMessageBox.exec = original  # type: ignore[method-assign]
     assert len(asked) == 1  # closing mid-solve asks first
     return window
 

@@ -61,10 +61,11 @@ def test_exports_and_history_hold_the_edited_program_and_its_answer(
     window.export_to(tmp_path / "out.py")
     markdown, python = (tmp_path / "out.md").read_text(), (tmp_path / "out.py").read_text()
     assert "price = 5" in markdown and "**15**" in markdown and "price = 4" not in markdown
-    assert "price = 5" in python and "Answer: 15" in python
+    assert "price = 5" in python and "# Answer:\n# 15\n" in python
     entries = window.controller.history.entries()
     assert [(e.method, e.answer) for e in entries[:2]] == [("pal, program edited", "15"), ("pal", "12")]
-    assert entries[0].program == edited
+    opened = window.controller.history.get(entries[0].id)  # the list reads only what it shows
+    assert opened is not None and opened.program == edited
 
 
 def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
@@ -78,7 +79,8 @@ def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
     window.close()
     again = make_window(ScriptedModel([]))
     entries = again.controller.history.entries()
-    pen_solve = next(e for e in entries if e.method == "pal")
+    pen_solve = again.controller.history.get(next(e.id for e in entries if e.method == "pal"))  # as a click does
+    assert pen_solve is not None
     again.history_panel.reopen.emit(pen_solve.as_solution())
     assert again.answer.text() == "12"
     table = again.output_pane.variables

@@ -29,8 +29,11 @@ def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: Wi
     assert [step.text for step in view.steps][:2] == ["Olivia starts with $23", "She buys 5 bagels at $3 each"]
     box = view.area.widget()
     assert box is not None
-    typeset = [label for label in box.findChildren(QLabel) if not label.pixmap().isNull()]
-    assert len(typeset) == len(view.steps)  # every step's mathematics rendered as an image
+
+    def typeset() -> list[QLabel]:
+        return [label for label in box.findChildren(QLabel) if not label.pixmap().isNull()]
+
+    qtbot.waitUntil(lambda: len(typeset()) == len(view.steps), timeout=30_000)  # each step's mathematics as an image
     window.export_to(tmp_path / "w.md")
     text = (tmp_path / "w.md").read_text()
     assert (
