@@ -61,7 +61,6 @@ class OutputPane(QWidget):
         super().__init__(parent)
         self.answer = Label("")
         self.full_answer = ""
-        self.answer.setTextFormat(Qt.TextFormat.PlainText)
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.answer.setWordWrap(True)
         # An answer may be one long unbreakable string: the pane's width decides, never the answer.
@@ -72,11 +71,9 @@ class OutputPane(QWidget):
         self.answer.setFont(font)
         self.math = Label("")
         self.votes = Label("")  # how the answer was reached when it was not one program's output
-        self.votes.setTextFormat(Qt.TextFormat.PlainText)
         self.votes.setWordWrap(True)
         self.status_label = Label("Starting…")
         self.status_label.setWordWrap(True)  # a long message wraps; it never widens the window
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)

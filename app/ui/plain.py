@@ -1,10 +1,11 @@
 """Widgets that show text as text: whatever a program printed, the model wrote or a file held is
 never read as markup.
 
-A `QLabel` guesses "rich text" from a leading tag, and a tooltip always does — so one printed line
+A `QLabel` guesses "rich text" from anything tag-like, and so does a tooltip — so one printed line
 such as `<table width=99999>` or `<img width=30000 …>` froze the window. Every label in the window
 is a `Label` (plain text, always); dynamic tooltips pass through `tip`; questions and messages go
-through `message_box`. `tests/app/ui/test_plain_text.py` walks the built window to keep it so.
+through `message_box`. tests/security/test_hostile_window.py walks the built window and
+tests/security/test_plain_sources.py the sources to keep it so.
 """
 
 from __future__ import annotations

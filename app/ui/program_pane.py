@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.reasoning.extract import streamed_program
@@ -23,7 +22,6 @@ class ProgramPane(QWidget):
         self.repair_view = RepairView()
         self.explain_button = QPushButton("Explain line (Ctrl+E)")
         self.explanation = Label("")  # the model's words on one line, beside the program
-        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setWordWrap(True)
         self.explanation.setVisible(False)
         column(

@@ -3,7 +3,6 @@ that start and stop a solve. It shows and collects; the window decides what a cl
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QPlainTextEdit, QPushButton, QWidget
 
 from app.data import DataSet
@@ -56,7 +55,6 @@ class QuestionPane(QWidget):
         self.open_data_button.setToolTip("A CSV, TSV, .xlsx or JSON-lines file to ask about (or drop it on the window)")
         self.remove_data_button = QPushButton("Remove data")
         self.data_label = Label("")
-        self.data_label.setTextFormat(Qt.TextFormat.PlainText)  # a file's name and columns are not markup
         self.data_label.setWordWrap(True)
         column(
             heading("Question"), self.question, self.table, row(self.open_data_button, self.remove_data_button),

@@ -5,7 +5,7 @@ Signals: restore_clicked(), discard_clicked(). Hidden until `offer()`; it holds 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from app.ui.plain import Label
@@ -21,7 +21,6 @@ class RestoreBar(QFrame):
         self.setStyleSheet("#restoreBar { background: #fff4ce; border: 1px solid #c8a600; }")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)  # the panes keep the height
         self.message = Label(wrap=True)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)  # the question is the user's text, not markup
         self.restore_button = QPushButton("Restore")
         self.discard_button = QPushButton("Discard")
         layout = QHBoxLayout(self)

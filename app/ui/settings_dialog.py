@@ -78,7 +78,6 @@ class SettingsDialog(QDialog):
         self.open_button = QPushButton("Open GGUF file…")
         self.model_info = Label("")
         self.model_info.setWordWrap(True)
-        self.model_info.setTextFormat(Qt.TextFormat.PlainText)
 
         self.catalog = QComboBox()
         for entry in catalog.load().downloads:
@@ -102,7 +101,6 @@ class SettingsDialog(QDialog):
         self.backend.setToolTip("An OpenAI-compatible server: llama.cpp, vLLM, Ollama, LM Studio")
         self.backend_warning = Label("")
         self.backend_warning.setWordWrap(True)
-        self.backend_warning.setTextFormat(Qt.TextFormat.PlainText)
         self.backend.textChanged.connect(self._on_backend_text_changed)
         self._on_backend_text_changed(self.backend.text())
 

@@ -45,7 +45,6 @@ class Stepper(QWidget):
         self.forward_button, self.last_button = QPushButton("▶"), QPushButton("▶|")
         self.position = Label("no trace")
         self.explanation = Label("")  # the step's line in words: its comment, else the code itself
-        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setWordWrap(True)
         self.show_all = QCheckBox("Show modules and functions")
         self.variables = QTableWidget(0, 2)

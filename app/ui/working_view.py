@@ -10,7 +10,7 @@ Signals: finished_trying() — the student asked to see everything.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.evaluation.grader import grade
@@ -37,7 +37,6 @@ class WorkingView(QWidget):
         self.reveal_button = QPushButton("Reveal next step")
         self.show_all_button = QPushButton("Show everything")
         self.verdict = Label("")
-        self.verdict.setTextFormat(Qt.TextFormat.PlainText)
         self.verdict.setWordWrap(True)
         self.try_box = QWidget()
         row = QHBoxLayout(self.try_box)
@@ -102,7 +101,6 @@ class WorkingView(QWidget):
         all_sent = True
         for step in self.steps[: self.shown]:
             prose = Label(display_text(step.text))
-            prose.setTextFormat(Qt.TextFormat.PlainText)  # the program's comments are not markup
             prose.setWordWrap(True)
             layout.addWidget(prose)
             formula = Label()
