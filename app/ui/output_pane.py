@@ -40,6 +40,7 @@ from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
 from app.ui.lanes_view import LanesView
 from app.ui.math_view import Formulas
+from app.ui.picture import Picture
 from app.ui.plain import Label, heading, tip
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, picture
@@ -133,8 +134,7 @@ class OutputPane(QWidget):
         self.tabs.addTab(self.compare, "Compare")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
         self.working.finished_trying.connect(self._on_finished_trying)
-        self.graph = Label("")  # an equation's graph, drawn here from the sandbox's sample points
-        self.graph.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.graph = Picture()  # an equation's graph, drawn here from the sandbox's sample points
         self.graph_pixmap: QPixmap | None = None
         self._graphs = 0  # which show_graph call a drawing that arrives belongs to
         self.tabs.addTab(self.graph, "Graph")
@@ -222,7 +222,7 @@ class OutputPane(QWidget):
         if pixmap is None:
             self.graph.setText("The graph could not be drawn.")
         else:
-            self.graph.setPixmap(pixmap)
+            self.graph.show_picture(pixmap)
         self.graph_shown.emit()
 
     def shutdown(self) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QPushButton, QTableWidget, QTableWidgetItem, QVBox
 from app.reasoning.answer_table import AnswerTable
 from app.ui.background import Background
 from app.ui.charts import bar_chart_png, drawable
+from app.ui.picture import Picture
 from app.ui.plain import Label
 from sandbox.display import display_text
 
@@ -38,7 +39,7 @@ class TableView(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.note = Label("")
-        self.chart = Label("")
+        self.chart = Picture()
         self.export_button = QPushButton("Export table as CSV…")
         layout = QVBoxLayout(self)
         for widget in (self.table, self.note, self.chart, self.export_button):
@@ -79,7 +80,7 @@ class TableView(QWidget):
             self._notes.append(FAILED)
             self._show_notes()
         else:
-            self.chart.setPixmap(pixmap)
+            self.chart.show_picture(pixmap)
             self.chart.setVisible(True)
         self.chart_shown.emit()
 

@@ -141,3 +141,29 @@ def _labels(view: QWidget) -> list[QLabel]:
     area = view.findChild(QScrollArea)
     shown = area.widget() if area is not None else None
     return shown.findChildren(QLabel) if shown is not None else []
+
+
+def test_a_wide_chart_or_graph_never_widens_the_pane(qtbot: QtBot) -> None:
+    """A 550-pixel chart in a 300-pixel pane asked for 550 pixels (the window grew past a 1366 px
+    screen with a table answer); now it is shown scaled to the pane, proportions kept."""
+    from PySide6.QtGui import QPixmap
+
+    from app.ui.picture import Picture
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    picture = Picture(holder)
+    wide = QPixmap(550, 320)
+    wide.fill(Qt.GlobalColor.darkBlue)
+    holder.resize(1000, 500)
+    holder.show()
+    qtbot.waitExposed(holder)
+    picture.show_picture(wide)
+    assert picture.sizeHint().width() <= 1 and picture.minimumSizeHint().width() <= 1
+    picture.resize(300, 400)
+    shown = picture.pixmap()
+    assert shown.width() == 300 and abs(shown.height() - 320 * 300 / 550) <= 1
+    picture.resize(800, 400)
+    assert picture.pixmap().width() == 550  # never blown up past its own size
+    picture.setText("The graph could not be drawn.")
+    assert picture.pixmap().isNull() and picture.text() == "The graph could not be drawn."
