@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--var", action="append", metavar="NAME", help="variable to report (repeatable; default ans)")
     run.add_argument("--trace", action="store_true", help="record a line-by-line trace of the program")
     run.add_argument("--allow-unisolated", action="store_true", help="run even where no isolation layer is available")
-    commands.add_parser("doctor", help="show which isolation layers work on this machine")
+    commands.add_parser("doctor", help="show the backend and which isolation layers work on this machine")
     args = parser.parse_args(argv)
     try:
         return _run(args) if args.command == "run" else _doctor()
@@ -63,6 +63,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _doctor() -> int:
     with Sandbox() as box:
+        print(f"backend: {box.backend}")
         print(f"isolation: {box.isolation.value}")
         for layer in box.layers:
             print(f"  [{'x' if layer.active else ' '}] {layer.name:<10} {layer.detail}")

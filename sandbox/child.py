@@ -50,10 +50,6 @@ class Plan:
     tasks: int = privileges.THREADS  # RLIMIT_NPROC: the program's threads (+ the user's other tasks if not root)
 
 
-class _CaptureTimeout(BaseException):  # not Exception: repr guards must not swallow it
-    pass
-
-
 def child_main(plan: Plan, ends: tuple[int, int, int, int, int], parent_pid: int) -> NoReturn:
     """Entry point in a fresh fork of the zygote: read the request the worker writes, then run it."""
     request_r, out_w, err_w, res_w, reply_r = ends
@@ -202,32 +198,15 @@ def _capture(namespace: dict[str, Any], names: tuple[str, ...], deadline: float)
     """Render the requested variables, giving hostile __repr__ methods a bounded time."""
 
     def on_alarm(_signum: int, _frame: object) -> None:
-        raise _CaptureTimeout
+        raise values.CaptureTimeout
 
     signal.signal(signal.SIGALRM, on_alarm)
     budget = min(_CAPTURE_SECONDS, deadline - time.monotonic() - 0.05)
     signal.setitimer(signal.ITIMER_REAL, max(budget, 0.01))
-    captured: dict[str, Any] = {}
     try:
-        for name in names:
-            if name not in namespace:
-                continue
-            try:
-                captured[name] = values.render(namespace[name])
-            except _CaptureTimeout:
-                captured[name] = _unshowable(namespace[name], "<repr took too long>")
-                break
-            except BaseException as exc:
-                captured[name] = _unshowable(namespace[name], f"<could not be shown: {type(exc).__name__}>")
-    except _CaptureTimeout:
-        pass
+        return values.capture(namespace, names)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    return captured
-
-
-def _unshowable(value: Any, text: str) -> dict[str, Any]:
-    return {"repr": text, "json": None, "type": type(value).__name__, "latex": None}
 
 
 def _report(result: dict[str, Any]) -> None:

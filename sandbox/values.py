@@ -123,3 +123,32 @@ def render(value: Any) -> dict[str, Any]:
         "type": type(value).__name__,
         "latex": latex(value),
     }
+
+
+class CaptureTimeout(BaseException):  # not Exception: the repr guards above must not swallow it
+    """Raised by the caller's clock (an alarm natively, a trace function in WebAssembly) when
+    rendering the captured variables took its whole budget."""
+
+
+def capture(namespace: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """Render the requested variables that exist; a hostile __repr__ costs only its own entry, and
+    once `CaptureTimeout` arrives the rest are left out."""
+    captured: dict[str, Any] = {}
+    try:
+        for name in names:
+            if name not in namespace:
+                continue
+            try:
+                captured[name] = render(namespace[name])
+            except CaptureTimeout:
+                captured[name] = _unshowable(namespace[name], "<repr took too long>")
+                break
+            except BaseException as exc:
+                captured[name] = _unshowable(namespace[name], f"<could not be shown: {type(exc).__name__}>")
+    except CaptureTimeout:
+        pass
+    return captured
+
+
+def _unshowable(value: Any, text: str) -> dict[str, Any]:
+    return {"repr": text, "json": None, "type": type(value).__name__, "latex": None}

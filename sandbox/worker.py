@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from sandbox import landlock, platforms, privileges, program, seccomp
+from sandbox import landlock, platforms, privileges, seccomp
 from sandbox._libc import prctl
 from sandbox.child import Plan, child_main
 from sandbox.protocol import (
@@ -48,6 +48,7 @@ from sandbox.protocol import (
 )
 from sandbox.report import parse_report, program_lines
 from sandbox.result import CapturedValue, Isolation, ProtocolError, RunResult, Status, loads_line
+from sandbox.warmup import warm_up
 from sandbox.zygote import Zygote
 
 _PR_SET_DUMPABLE = 4
@@ -60,56 +61,6 @@ _KILL_GRACE_S = 5.0  # after SIGKILL: the zygote must report the exit by then
 # (a real request is a statement, its concrete form, an error and ≤ 16,000 characters of state).
 MAX_EMULATIONS = 100
 MAX_EMULATE_BYTES = 256 * 1024
-
-
-def warm_up() -> None:
-    """Import every allowed module and touch the lazily imported corners of the common ones.
-
-    A child running as `nobody` cannot read the interpreter's files any more, so whatever a
-    program may use must already be in memory when the worker forks.
-    """
-    import datetime
-    import decimal
-    import fractions
-    import statistics
-    import traceback
-
-    for name in program.ALLOWED_MODULES:
-        __import__(name)
-    import sympy
-
-    x, y = sympy.symbols("x y")
-    eq = sympy.Eq(2 * x + y, 7)
-    sympy.solve([eq, sympy.Eq(x - y, 2)], [x, y], dict=True)
-    program.solve_it([x**2 - 4], [x])
-    for expr in (sympy.sqrt(8) / 3, sympy.Rational(3, 4), sympy.Matrix([[1, 2], [3, 4]]), sympy.pi):
-        sympy.latex(expr)
-        str(expr)
-    sympy.simplify(sympy.sin(x) ** 2 + sympy.cos(x) ** 2)
-    sympy.factor(x**2 - 1)
-    sympy.expand((x + 1) ** 3)
-    sympy.integrate(x**2, (x, 0, 1))
-    sympy.diff(sympy.exp(x) * x, x)
-    sympy.limit(sympy.sin(x) / x, x, 0)
-    sympy.series(sympy.cos(x), x, 0, 4)
-    sympy.nsimplify(0.125)
-    sympy.factorint(360)
-    sympy.isprime(97)
-    sympy.N(sympy.pi, 20)
-    sympy.linsolve([x + y - 3, x - y - 1], x, y)
-    sympy.solveset(x**2 - 1, x)
-    sympy.Matrix([[1, 2], [3, 4]]).inv()
-    datetime.datetime.strptime("2024-01-31", "%Y-%m-%d")
-    decimal.Decimal("1.10") * decimal.Decimal(3)
-    fractions.Fraction("3/4") + fractions.Fraction(1, 3)
-    statistics.stdev([1.0, 2.0, 4.0])
-    statistics.median([3, 1, 2])
-    traceback.format_exception(ValueError("warm-up"))
-    json.dumps({"a": [1.5, None]})
-    try:
-        compile("1 +", "<warm-up>", "exec")
-    except SyntaxError as exc:
-        traceback.format_exception(exc)
 
 
 def make_plan() -> tuple[Plan, list[platforms.Layer]]:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .conftest import WASM
+
 
 def sandbox_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -61,5 +63,9 @@ def test_doctor() -> None:
     done = sandbox_cli("doctor")
     assert done.returncode == 0, done.stderr
     assert "isolation: strong" in done.stdout
-    assert "[x] seccomp" in done.stdout and "[x] landlock" in done.stdout
+    if WASM:
+        assert "backend: wasm" in done.stdout and "[x] webassembly" in done.stdout
+    else:
+        assert "backend: native" in done.stdout
+        assert "[x] seccomp" in done.stdout and "[x] landlock" in done.stdout
     assert "test run: ok" in done.stdout

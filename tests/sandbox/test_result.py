@@ -85,6 +85,7 @@ FULL = RunResult(
     isolation=Isolation.PARTIAL,
     trace=[{"line": 1}],
     steps=[{"line": 1, "how": "python"}],
+    backend="wasm",
 )
 
 
@@ -101,8 +102,12 @@ def test_every_field_crosses_the_wire() -> None:
         "isolation": "partial",
         "trace": [{"line": 1}],
         "steps": [{"line": 1, "how": "python"}],
+        "backend": "wasm",
     }
     assert RunResult.from_json(wire) == replace(FULL, duration_s=1.234567)
+    assert RunResult.from_json({k: v for k, v in wire.items() if k != "backend"}).backend == "native"
+    with pytest.raises(ProtocolError):
+        RunResult.from_json({**wire, "backend": "elsewhere"})
 
 
 def test_optional_fields_may_be_missing() -> None:
