@@ -37,6 +37,7 @@ from app.reasoning.methods import (
 )
 from app.reasoning.solve_log import log_solution
 from app.reasoning.working import worked_solution
+from app.store import settings as settings_store
 from models.embedded import ensure_embedded, is_ready
 from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel, ModelError
@@ -205,7 +206,9 @@ def _ask(args: argparse.Namespace, paths: AppPaths) -> int:
         return 2
     cancel = CancelToken()
     try:
-        with Sandbox() as sandbox:
+        choice = settings_store.load(paths.settings).sandbox
+        preparing = lambda text: progress.phase(text.rstrip("…"))  # noqa: E731
+        with Sandbox(backend=choice, cache_dir=str(paths.wasm_cache), on_preparing=preparing) as sandbox:
             solution = solve(
                 args.question, method, model, sandbox, limits=Limits(time_s=args.time), on_event=progress.on_event,
                 cancel=cancel, data=data,

@@ -16,6 +16,7 @@ import platformdirs
 from models.paths import data_dir
 
 LOG_DIR_ENV = "PAL_STUDIO_LOG_DIR"
+WASM_CACHE_ENV = "PAL_STUDIO_WASM_CACHE"  # as sandbox.wasm.CACHE_ENV (app.paths does not import the sandbox)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,13 @@ class AppPaths:
     @property
     def first_run_marker(self) -> Path:
         return self.data / "first-run-done"
+
+    @property
+    def wasm_cache(self) -> Path:
+        """The WebAssembly sandbox's compiled module (≈ 280 MB, made once); `PAL_STUDIO_WASM_CACHE`
+        overrides it, so every copy of the app (and the tests) can share one."""
+        override = os.environ.get(WASM_CACHE_ENV)
+        return Path(override) if override else self.data / "wasm"
 
     @property
     def solve_log(self) -> Path:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sandbox.platforms import BACKEND_CHOICES
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -18,6 +20,7 @@ class Settings:
     time_s: float = 5.0
     memory_mb: int = 512
     backend_url: str | None = None  # an OpenAI-compatible server instead of a model run here
+    sandbox: str = "auto"  # "auto" (native on Linux, WebAssembly elsewhere), "native" or "wasm"
 
     def __post_init__(self) -> None:
         problems = []
@@ -37,6 +40,8 @@ class Settings:
             problems.append("the time limit must be between 0.1 and 600 seconds")
         if not 64 <= self.memory_mb <= 65536:
             problems.append("the memory limit must be between 64 and 65536 MB")
+        if self.sandbox not in BACKEND_CHOICES:
+            problems.append("the sandbox must be auto, native or wasm")
         if problems:
             raise ValueError("; ".join(problems))
 

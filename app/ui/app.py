@@ -61,7 +61,9 @@ def compose(
     settings = settings_store.load(paths.settings)
     history = History(paths.history)
     history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
-    controller = SolveController(sandbox or Sandbox(), history, solve_log=paths.solve_log, settings_path=paths.settings)
+    if sandbox is None:
+        sandbox = Sandbox(backend=settings.sandbox, cache_dir=str(paths.wasm_cache))
+    controller = SolveController(sandbox, history, solve_log=paths.solve_log, settings_path=paths.settings)
     window = MainWindow(
         controller,
         paths=paths,

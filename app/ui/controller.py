@@ -37,6 +37,7 @@ from app.store.history import History
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox, SandboxError, Status
+from sandbox.platforms import choose_backend
 
 T = TypeVar("T")
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
@@ -46,6 +47,18 @@ ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives
 class SandboxReady:
     isolation: str  # "strong", "partial", "none" or "unavailable"
     problem: str | None
+    layers: tuple[str, ...] = ()  # each layer in words, ✓ or ✗ first
+
+
+def sandbox_ready(sandbox: Sandbox) -> SandboxReady:
+    """Start the sandbox (on a worker thread: it may take minutes the first time) and describe it."""
+    try:
+        level = sandbox.isolation.value
+        return SandboxReady(
+            level, None, tuple(f"{'✓' if x.active else '✗'} {x.name}: {x.detail}" for x in sandbox.layers)
+        )
+    except SandboxError as exc:
+        return SandboxReady("unavailable", str(exc))
 
 
 @dataclass(frozen=True)
@@ -88,6 +101,7 @@ class SolveController(QObject):
     data_opened = Signal(object, object)  # DataSet, Path: a data file read and ready for questions
     data_failed = Signal(str)  # why a data file cannot be used
     load_progress = Signal(int, int)  # bytes done, bytes total while the model is prepared
+    sandbox_preparing = Signal(str)  # the WebAssembly sandbox's one-time compile, how far it is
 
     def __init__(
         self, sandbox: Sandbox, history: History, *, solve_log: Path, settings_path: Path, parent: QObject | None = None
@@ -96,6 +110,7 @@ class SolveController(QObject):
         self.sandbox = sandbox
         self.history = history
         self.isolation_level = "unknown"  # until the sandbox worker says
+        self.sandbox_layers: tuple[str, ...] = ()
         self._solve_log = solve_log
         self._settings_path = settings_path
         self._solve_id: int | None = None
@@ -104,6 +119,9 @@ class SolveController(QObject):
         self._cancel: CancelToken | None = None
         self._background = Background(self)
         self._background.busy_changed.connect(self.busy)
+        # Called on whichever thread starts the sandbox; a signal crosses to the window's thread.
+        self.sandbox.on_preparing = self.sandbox_preparing.emit
+        self.sandbox_preparing.connect(self.phase)
 
     @property
     def is_busy(self) -> bool:
@@ -114,6 +132,28 @@ class SolveController(QObject):
         """Programs would run with no isolation at all and the user has not agreed to that yet."""
         return self.isolation_level == "none" and not self.sandbox.allow_unisolated
 
+    @property
+    def sandbox_name(self) -> str:
+        """The running backend in words, for the status bar and the guide."""
+        return "WebAssembly" if self.sandbox.backend == "wasm" else "native"
+
+    def use_sandbox(self, choice: str) -> None:
+        """Switch the sandbox backend ("auto", "native", "wasm"); the next run starts the new one,
+        which is started (and reported) now, off the window's thread."""
+        self.sandbox.close()
+        self.sandbox.backend = choose_backend(choice)
+
+        def job(report: Report) -> None:
+            report(sandbox_ready(self.sandbox))
+
+        self._background.submit(
+            job,
+            on_success=lambda _none: None,
+            on_failure=lambda _exc: None,
+            on_progress=self._on_progress,
+            name="sandbox",
+        )
+
     def allow_unisolated(self) -> None:
         """The user agreed to run programs unprotected, for this session."""
         self.sandbox.allow_unisolated = True
@@ -123,10 +163,7 @@ class SolveController(QObject):
 
     def load_model(self, factory: ModelFactory) -> None:
         def job(report: Report) -> LanguageModel:
-            try:  # warm the sandbox worker too, and tell the window how well it isolates
-                report(SandboxReady(self.sandbox.isolation.value, None))
-            except SandboxError as exc:
-                report(SandboxReady("unavailable", str(exc)))
+            report(sandbox_ready(self.sandbox))  # warm the sandbox worker too, and tell how well it isolates
             return factory(lambda done, total: report(LoadProgress(done, total)))
 
         def loaded(model: LanguageModel) -> None:
@@ -308,7 +345,7 @@ class SolveController(QObject):
         if self._closed:
             return
         if isinstance(payload, SandboxReady):
-            self.isolation_level = payload.isolation
+            self.isolation_level, self.sandbox_layers = payload.isolation, payload.layers
             self.isolation.emit(payload.isolation, payload.problem)
         elif isinstance(payload, LoadProgress) and payload.total:
             self.load_progress.emit(payload.done, payload.total)

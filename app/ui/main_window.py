@@ -253,9 +253,13 @@ class MainWindow(QMainWindow):
             self.apply_settings(dialog.result_settings())
 
     def apply_settings(self, settings: Settings) -> None:
-        """Keep `settings` (saved at once); load the model again if it is a different one."""
+        """Keep `settings` (saved at once); load the model again if it is a different one, and
+        start the other sandbox if that changed."""
         previous, self.settings = self.settings, settings
         self.controller.save_settings(settings)
+        if settings.sandbox != previous.sandbox and not self.controller.is_busy:
+            self.isolation_label.setText("sandbox: starting…")
+            self.controller.use_sandbox(settings.sandbox)
         if settings.model_differs(previous) and self._factory_for is not None and not self.controller.is_busy:
             self.model_label.setText("model: loading…")
             self.controller.load_model(self._factory_for(settings))
@@ -335,7 +339,7 @@ class MainWindow(QMainWindow):
         self.work.ran(run)
         self.output_pane.show_output(run.text)
         self.editor.mark_error_line(run.error_line or 0)
-        self.isolation_label.setText(f"sandbox: {run.isolation}")
+        self.isolation_label.setText(f"sandbox: {run.isolation} · {self.controller.sandbox_name}")
         self.output_pane.show_variables(run.values)
         if run.trace is not None:
             self.output_pane.show_trace(run.trace, run.stdout, self.editor.toPlainText())
@@ -420,7 +424,8 @@ class MainWindow(QMainWindow):
         self.ticker.set_busy(busy)
 
     def _on_isolation(self, level: str, problem: str | None) -> None:
-        self.isolation_label.setText(f"sandbox: {level}")
+        self.isolation_label.setText(f"sandbox: {level} · {self.controller.sandbox_name}")
+        self.isolation_label.setToolTip(tip("\n".join(self.controller.sandbox_layers)))
         if problem:
             self._show_status(f"Programs cannot be run here: {problem}")
 

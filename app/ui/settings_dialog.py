@@ -36,6 +36,7 @@ from app.ui.plain import Label, heading
 from models import catalog
 from models.discovery import discover
 from models.types import ModelError
+from sandbox.platforms import default_backend
 
 # models.gguf_info (numpy, gguf) and models.download (huggingface_hub) are imported where used:
 # loading them at start-up would slow the window's first appearance by a third of a second.
@@ -101,14 +102,22 @@ class SettingsDialog(QDialog):
         self.backend.setToolTip("An OpenAI-compatible server: llama.cpp, vLLM, Ollama, LM Studio")
         self.backend_warning = Label("")
         self.backend_warning.setWordWrap(True)
+        self.sandbox = QComboBox()
+        automatic = "WebAssembly" if default_backend() == "wasm" else "native"
+        for text, choice in ((f"Automatic ({automatic} on this computer)", "auto"),
+                             ("Native: the operating system's own layers (Linux)", "native"),
+                             ("WebAssembly: the same sandbox on every computer", "wasm")):  # fmt: skip
+            self.sandbox.addItem(text, choice)
+        self.sandbox.setCurrentIndex(max(0, self.sandbox.findData(settings.sandbox)))
+        self.sandbox.setToolTip("Where the model's programs run. The WebAssembly sandbox compiles once (minutes).")
         self.backend.textChanged.connect(self._on_backend_text_changed)
         self._on_backend_text_changed(self.backend.text())
 
         form = QFormLayout()
         rows = (("CPU threads", self.threads), ("Context size (tokens)", self.n_ctx), ("GPU layers", self.gpu_layers),
                 ("Temperature", self.temperature), ("Program time limit", self.time_s),
-                ("Program memory limit", self.memory_mb), ("Server (optional)", self.backend),
-                ("", self.backend_warning))  # fmt: skip
+                ("Program memory limit", self.memory_mb), ("Sandbox", self.sandbox),
+                ("Server (optional)", self.backend), ("", self.backend_warning))  # fmt: skip
         for label, widget in rows:
             form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -141,6 +150,7 @@ class SettingsDialog(QDialog):
             time_s=self.time_s.value(),
             memory_mb=self.memory_mb.value(),
             backend_url=self.backend.text().strip() or None,
+            sandbox=str(self.sandbox.currentData()),
         )
 
     def accept(self) -> None:

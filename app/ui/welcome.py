@@ -99,6 +99,7 @@ def open_welcome(marker: Path, controller: SolveController, parent: QWidget) -> 
     controller.model_ready.connect(welcome.on_model_ready)
     controller.model_failed.connect(welcome.on_model_failed)
     controller.isolation.connect(welcome.on_isolation)
+    controller.sandbox_preparing.connect(welcome.isolation.setText)
     welcome.show()
     return welcome
 

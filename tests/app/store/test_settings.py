@@ -29,6 +29,9 @@ def test_missing_or_broken_files_give_defaults(tmp_path: Path) -> None:
 def test_validation() -> None:
     with pytest.raises(ValueError, match="temperature"):
         Settings(temperature=5)
+    with pytest.raises(ValueError, match="sandbox"):
+        Settings(sandbox="docker")
+    assert Settings(sandbox="wasm").sandbox == "wasm"
     assert Settings(n_ctx=8192).model_differs(Settings())
     assert not Settings(temperature=0.5).model_differs(Settings())
 

@@ -37,7 +37,8 @@ def test_ctrl_enter_streams_the_program_and_shows_the_answer(qtbot: QtBot, make_
     assert window.editor.toPlainText() == "# the answer\nprint(5 + 2 * 3)"
     assert window.answer.text() == "11"
     assert window.output.toPlainText().strip() == "11"
-    assert window.isolation_label.text() == "sandbox: strong"
+    backend = "WebAssembly" if window.controller.sandbox.backend == "wasm" else "native"
+    assert window.isolation_label.text() == f"sandbox: strong · {backend}"
 
 
 def test_run_an_edited_program_without_the_model(qtbot: QtBot, make_window: WindowMaker) -> None:
@@ -171,7 +172,7 @@ def test_without_isolation_the_user_is_asked_first(
     monkeypatch.setattr(QMessageBox, "exec", ask)
     model = ScriptedModel([PROGRAM])
     window = make_window(model, Sandbox(command=[sys.executable, "-c", NO_ISOLATION_WORKER]))
-    assert window.isolation_label.text() == "sandbox: none"
+    assert window.isolation_label.text().startswith("sandbox: none · ")
     window.question.setPlainText("What is 5 + 2 * 3?")
     if consent:
         with qtbot.waitSignal(window.controller.solved, timeout=30_000):

