@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import signal
 
 from sandbox._libc import prctl
@@ -32,6 +31,8 @@ def apply_rlimits(time_s: float, memory_mb: int, tasks: int = THREADS) -> None:
     an error instead of killing the program. RLIMIT_NPROC counts every task of the real uid: with
     a uid of its own that is exactly the program's threads (a raw clone made 2,000 before).
     """
+    import resource  # Unix only: imported here so that `sandbox` (THREADS) imports on Windows too
+
     cpu = math.ceil(time_s) + 1
     limits = {
         resource.RLIMIT_AS: memory_mb * 1024 * 1024,

@@ -390,13 +390,12 @@ class Worker:
 
     def serve_runs(self) -> None:
         while (request := self.requests.get()) is not None:
-            started = time.monotonic()
             run = _Run(request, self.writer)
             with self._lock:
                 self.current = run
             try:
                 guest = self.pool.take(request.memory_mb, usual=request.data is None)
-                result = run.execute(guest, started)
+                result = run.execute(guest, time.monotonic())  # the program's clock starts in its guest
             except Exception as exc:  # the runtime failed: say so; the host starts a new worker
                 self.writer.send(
                     Refused(request.id, f"the WebAssembly sandbox could not run the program: {exc}", fatal=True)
