@@ -105,7 +105,6 @@ class Sandbox:
         """
         self._command = command
         self.allow_unisolated = allow_unisolated
-        self.backend = platforms.choose_backend(backend)
         self.cache_dir = cache_dir
         self.on_preparing = on_preparing
         self._proc: subprocess.Popen[bytes] | None = None
@@ -120,6 +119,9 @@ class Sandbox:
         self._inflight: int | None = None
         self._sent = False
         self._cancelled = False
+        self.backend = "native"
+        self._choice_problem: str | None = None
+        self.choose(backend)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -149,9 +151,21 @@ class Sandbox:
         """The worker's forking process (it stays; every child is its child)."""
         return self._zygote_pid if self.worker_pid is not None else None
 
+    def choose(self, backend: str | None) -> None:
+        """Use `backend` ("native", "wasm", "auto" or None) from the next start on; the running
+        worker, if any, is stopped. A choice that names no backend (a mistyped PAL_STUDIO_SANDBOX)
+        is reported by `start`, as any other reason the sandbox cannot run."""
+        self.close()
+        try:
+            self.backend, self._choice_problem = platforms.choose_backend(backend), None
+        except ValueError as exc:
+            self._choice_problem = str(exc)
+
     def start(self) -> None:
         """Start the worker now (a few hundred milliseconds; the WebAssembly backend's first start
         on a machine compiles its module, minutes) unless it is running."""
+        if self._choice_problem is not None:
+            raise SandboxError(f"{self._choice_problem} (PAL_STUDIO_SANDBOX or the setting)")
         if self.backend == "native" and (sys.platform == "win32" or not hasattr(os, "fork")):
             raise SandboxError(
                 "The native sandbox needs fork(), which this operating system lacks: "
@@ -271,6 +285,8 @@ class Sandbox:
             self._isolation = Isolation(greeting.isolation)
         except (ProtocolError, ValueError) as exc:
             self._stop_worker()
+            with contextlib.suppress(ProtocolError):  # the worker said why it cannot start: pass that on
+                raise SandboxError(expect(ready, Refused).error[:500]) from exc
             raise SandboxError(f"the sandbox worker greeted in an unexpected way ({exc})") from exc
         self._layers = [Layer(x.name, x.active, x.detail) for x in greeting.layers]
         self._zygote_pid = greeting.zygote

@@ -231,7 +231,7 @@ class _Run:
         frame = frame.removesuffix(b"\n")
         self.door_calls += 1
         if self.door_calls > MAX_DOOR_CALLS:
-            self._halt(Status.ERROR, f"the program asked for more than {MAX_EMULATIONS} emulations in one run")
+            self._halt(Status.ERROR, f"the program called the sandbox's host more than {MAX_DOOR_CALLS} times")
             return b"{}"
         if frame == _FETCH:
             asked = self.request

