@@ -7,7 +7,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, 
 
 from app.reasoning.rivals import Rival
 from app.reasoning.short_answer import shown_answer
-from app.reasoning.solution import method_words
 from app.ui.code_editor import monospace
 from app.ui.plain import Label, tip
 from sandbox.display import display_text
@@ -54,6 +53,7 @@ class CompareView(QWidget):
             header.setText(display_text(f"{shown_answer(rival.answer)} — {votes}; {rival.by}:"))
             header.setToolTip(tip(display_text(rival.answer)))
             text.setPlainText(display_text(rival.work) or "(nothing to show)")
-            wrap = QPlainTextEdit.LineWrapMode
-            in_words = rival.by == method_words("cot")  # words wrap; a program keeps its lines
-            text.setLineWrapMode(wrap.WidgetWidth if in_words else wrap.NoWrap)
+            # Words and programs both wrap: two columns side by side in a narrow pane cannot scroll
+            # sideways usefully, and a program's long line is easier to compare whole.
+            text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            text.setWordWrapMode(text.wordWrapMode().WrapAtWordBoundaryOrAnywhere)

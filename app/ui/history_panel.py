@@ -51,7 +51,12 @@ class HistoryPanel(QWidget):
 
     def refresh(self) -> None:
         self.list.clear()
-        for entry in self._history.entries(self.search.text()):
+        entries = self._history.entries(self.search.text())
+        if not entries and self.search.text().strip():
+            none = QListWidgetItem(f"No past solve matches “{self.search.text().strip()}”.")
+            none.setFlags(Qt.ItemFlag.NoItemFlags)  # a note, not a solve: it cannot be opened or deleted
+            self.list.addItem(none)
+        for entry in entries:
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
             mark = _MARK.get(entry.status, "✗ failed")
             answer = f" → {shown_answer(entry.answer)}" if entry.answer else ""
@@ -65,15 +70,18 @@ class HistoryPanel(QWidget):
         self.refresh()
 
     def _on_item_activated(self, item: QListWidgetItem) -> None:
-        entry: HistoryEntry | None = self._history.get(int(item.data(Qt.ItemDataRole.UserRole)))
+        solve_id = item.data(Qt.ItemDataRole.UserRole)
+        if not isinstance(solve_id, int):
+            return  # the "no matches" note
+        entry: HistoryEntry | None = self._history.get(solve_id)
         if entry is not None:
             self.reopen.emit(entry.as_solution())
 
     def _on_delete_clicked(self) -> None:
         item = self.list.currentItem()
-        title = item.text().splitlines()[0][:80] if item is not None else ""
-        if item is not None and confirmed(
-            self, "Delete this solve?", f"Delete “{title}” from the history? This cannot be undone."
-        ):
+        if item is None or not isinstance(item.data(Qt.ItemDataRole.UserRole), int):
+            return
+        title = item.text().splitlines()[0][:80]
+        if confirmed(self, "Delete this solve?", f"Delete “{title}” from the history? This cannot be undone."):
             self._history.delete(int(item.data(Qt.ItemDataRole.UserRole)))
             self.refresh()

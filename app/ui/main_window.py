@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
         keeper.restored.connect(self._on_work_restored)
         keeper.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
         self.solve_button.clicked.connect(self.solve)
-        self.cancel_button.clicked.connect(c.cancel)
+        self.cancel_button.clicked.connect(self.cancel)
         self.settings_button.clicked.connect(self.open_settings)
         self.run_button.clicked.connect(self.run_program)
         self.trace_button.clicked.connect(self.trace_program)
@@ -154,13 +154,13 @@ class MainWindow(QMainWindow):
         self.repair_view.accepted.connect(self.run_program)
         self.stepper.line_changed.connect(self.editor.mark_step_line)
         o = self.output_pane
-        o.copy_answer_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(o.full_answer))
-        o.copy_program_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.editor.toPlainText()))
+        o.copy_answer_button.clicked.connect(lambda: self._copy(o.full_answer, "the answer"))
+        o.copy_program_button.clicked.connect(lambda: self._copy(self.editor.toPlainText(), "the program"))
         o.export_button.clicked.connect(self._on_export_clicked)
         o.alternative_button.clicked.connect(self._on_alternative_clicked)
         o.sample_chosen.connect(self._on_sample_chosen)
         shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
-                     ("Ctrl+T", self.trace_program), ("Escape", c.cancel), ("Ctrl+,", self.open_settings),
+                     ("Ctrl+T", self.trace_program), ("Escape", self.cancel), ("Ctrl+,", self.open_settings),
                      ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
                      ("Alt+1", self.question.setFocus), ("Alt+2", self.editor.setFocus),
                      ("Alt+3", self.output.setFocus), ("Ctrl+O", self.data_files.choose),
@@ -448,6 +448,16 @@ class MainWindow(QMainWindow):
     def _on_sample_requested(self, question: str) -> None:
         self.question.setPlainText(question)
         when_ready(self.controller, self.solve)
+
+    def _copy(self, text: str, what: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self._show_status(f"Copied {what}." if text.strip() else f"There is no {what.removeprefix('the ')} to copy.")
+
+    def cancel(self) -> None:
+        """Esc: stop the solve, run or explanation in progress, and say so at once."""
+        if self.controller.is_busy:
+            self._show_status("Cancelling…")
+        self.controller.cancel()
 
     def _show_status(self, text: str) -> None:
         self.status_label.setText(text)

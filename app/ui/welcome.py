@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QDialog, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.controller import SolveController
@@ -59,6 +59,14 @@ class WelcomeDialog(QDialog):
         self.sample_button.clicked.connect(self._on_sample_clicked)
         self.start_button.clicked.connect(self.accept)
 
+    def present(self) -> None:
+        """On top of the main window, sized to its text (at most a readable width)."""
+        self.setMaximumWidth(max(420, self.fontMetrics().averageCharWidth() * 70))
+        self.adjustSize()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
     def on_load_progress(self, done: int, total: int) -> None:
         if total <= 0:
             return
@@ -100,7 +108,9 @@ def open_welcome(marker: Path, controller: SolveController, parent: QWidget) -> 
     controller.model_failed.connect(welcome.on_model_failed)
     controller.isolation.connect(welcome.on_isolation)
     controller.sandbox_preparing.connect(welcome.isolation.setText)
-    welcome.show()
+    # Shown once the event loop runs, after the main window: a guide shown first ends up behind it
+    # under a window manager.
+    QTimer.singleShot(0, welcome.present)
     return welcome
 
 

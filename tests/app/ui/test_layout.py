@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MainWindow
@@ -128,3 +129,24 @@ def test_tabs_appear_with_their_content_and_the_one_that_matters_comes_forward(
         window.solve()
     assert "Table" not in _visible_tabs(window)  # the last solve's table went with it
     assert pane.tabs.currentWidget() is pane.output and "ZeroDivisionError" in pane.output.toPlainText()
+
+
+def test_small_acknowledgements(qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Copy says it copied, a search that finds nothing says so, Esc says it is cancelling."""
+    monkeypatch.setattr(QMessageBox, "exec", lambda _box: QMessageBox.StandardButton.Yes)  # never a modal hang
+    window = make_window(ScriptedModel(["```python\nimport time\ntime.sleep(20)\nprint(1)\n```"]))
+    window.output_pane.show_answer("42")
+    window.output_pane.copy_answer_button.click()
+    assert window.status_label.text() == "Copied the answer."
+    window.history_panel.search.setText("no such solve anywhere")
+    assert window.history_panel.list.count() == 1
+    assert window.history_panel.list.item(0).text().startswith("No past solve matches")
+    window.history_panel.list.itemClicked.emit(window.history_panel.list.item(0))  # a note: nothing opens
+    window.history_panel.search.clear()
+    window.question.setPlainText("Wait, then print one")
+    with qtbot.waitSignal(window.controller.program, timeout=30_000):
+        window.solve()
+    qtbot.waitUntil(lambda: window.controller.is_busy, timeout=5_000)
+    window.cancel()
+    assert window.status_label.text() == "Cancelling…"
+    qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=5_000)

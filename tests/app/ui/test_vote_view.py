@@ -106,7 +106,7 @@ def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_
     assert [h.text() for h in compare.headers] == ["12 — 1 vote; chain of thought:", "11 — 1 vote; PAL:"]
     assert [t.toPlainText() for t in compare.texts] == ["Four threes are 12.\nAnswer: 12", "print(11)"]
     wrap = QPlainTextEdit.LineWrapMode
-    assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.NoWrap]  # words wrap, code does not
+    assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.WidgetWidth]  # both wrap: issue 29
     _solve_mixed(qtbot, window, ScriptedModel(["Answer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8))
     assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()
 

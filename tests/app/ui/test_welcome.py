@@ -40,11 +40,14 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
     window = private_window(factory, tmp_path, show_welcome=True)
     qtbot.addWidget(window)
     welcome = window.welcome
-    assert welcome is not None and welcome.isVisible() and not welcome.isModal()
+    # Shown after the main window (before it, a window manager put it behind), never modal.
+    assert welcome is not None and not welcome.isVisible() and not welcome.isModal()
     seen: list[int] = []
     window.controller.load_progress.connect(lambda done, _total: seen.append(done))
     with qtbot.waitSignal(window.controller.model_ready, timeout=30_000):
         window.show()
+    qtbot.waitUntil(welcome.isVisible, timeout=5_000)
+    assert welcome.width() <= max(420, welcome.fontMetrics().averageCharWidth() * 70)  # sized to its text
     assert len(seen) >= 2 and seen[-1] == len(whole)
     assert welcome.model_status.text() == "Model ready: tiny model"
     assert welcome.isolation.text().startswith("Isolation of programs — Strong")
