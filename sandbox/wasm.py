@@ -72,9 +72,13 @@ _BACKSTOP_S = 5.0  # the runner's own deadline, past the worker's: if the worker
 
 
 def layers() -> tuple[LayerInfo, ...]:
+    from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 
-    version = installed("wasmtime")
+    try:
+        version = installed("wasmtime")
+    except PackageNotFoundError:  # a frozen app without the package's metadata
+        version = "(version unknown)"
     return (
         LayerInfo(
             "webassembly",

@@ -36,9 +36,10 @@ def solution_of_run(question: str, program: str, result: RunResult, before: Solu
         status = SolveStatus.CANCELLED
     else:
         status = _STATUS.get(result.status, SolveStatus.EXECUTION_FAILED)
+    edited = before is None or program.strip() != (before.program or "").strip()
     solution = Solution(
         question=question,
-        method="edited program" if before is None else f"{before.method}, program edited",
+        method="edited program" if before is None else f"{before.method}, program edited" if edited else before.method,
         status=status,
         answer=answer,
         program=program,

@@ -245,9 +245,13 @@ class SolveController(QObject):
                 data=data.wire if data is not None else None,
             )  # fmt: skip
 
+        # Running or stepping through the solve's own program is looking at it, not editing it: only
+        # a real edit (or a program typed by hand) becomes a solve of its own in the history.
+        edited = edits is None or code.strip() != (edits.program or "").strip()
+
         def ran(run: RunResult) -> None:
             solution = solution_of_run(question, code, run, edits)
-            if question.strip() and run.status is not Status.KILLED:
+            if question.strip() and run.status is not Status.KILLED and edited:
                 solve_id = self.history.start(question, solution.method, {})
                 self.history.finish(solve_id, solution)
                 self.history_changed.emit()
