@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         self.history_panel.reopen.connect(self._on_history_reopen)
         for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged, c.solved, c.ran):
             changed.connect(keeper.changed)
+        self.question.textChanged.connect(self._on_question_text_changed)
         keeper.restored.connect(self._on_work_restored)
         keeper.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
         self.solve_button.clicked.connect(self.solve)
@@ -348,9 +349,20 @@ class MainWindow(QMainWindow):
         self.repair_button.setEnabled(not run.ok)
         self._show_status(run.summary)
 
+    def _on_question_text_changed(self) -> None:
+        """A different question: the old answer, its vote and an explanation go (the program
+        stays, to be run or edited for the new one)."""
+        shown = self.work.solution
+        if self.controller.is_busy or shown is None or self.full_question().strip() == shown.question.strip():
+            return
+        self.work.solution = None
+        self.output_pane.forget_answer()
+        self.program_pane.forget_explanation()
+
     def _on_history_reopen(self, solution: Solution) -> None:
         if self.controller.is_busy:
             return
+        self.program_pane.forget_explanation()
         self.repair_view.dismiss()
         self.output_pane.clear()
         self.work.reopened(solution)

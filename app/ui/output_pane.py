@@ -188,6 +188,19 @@ class OutputPane(QWidget):
         for tab in _on_demand_tabs(self):
             self._offer(tab, False)
 
+    def forget_answer(self) -> None:
+        """The question changed: the answer, the vote and its columns belonged to the old one."""
+        self.show_answer(None)
+        self.show_math(None)
+        self.votes.clear()
+        self.votes.setVisible(False)
+        self.alternative_button.setVisible(False)
+        self.samples.clear()
+        self.lanes.clear()
+        self.compare.show_rivals([])
+        self._offer(self.vote_tab, False)
+        self._offer(self.compare, False)
+
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
         self.steps.clear()

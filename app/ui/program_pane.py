@@ -33,11 +33,16 @@ class ProgramPane(QWidget):
         self._explaining = ""
 
     def start_over(self) -> None:
-        """A new solve: no program, no marks, no repair on offer."""
+        """A new solve: no program, no marks, no repair on offer, no explanation of the old one."""
         self._stream = ""
         self.editor.clear()
         self.clear_marks()
         self.repair_view.dismiss()
+        self.forget_explanation()
+
+    def forget_explanation(self) -> None:
+        self.explanation.clear()
+        self.explanation.setVisible(False)
 
     def clear_marks(self) -> None:
         self.editor.mark_error_line(0)

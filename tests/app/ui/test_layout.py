@@ -150,3 +150,24 @@ def test_small_acknowledgements(qtbot: QtBot, make_window: WindowMaker, monkeypa
     window.cancel()
     assert window.status_label.text() == "Cancelling…"
     qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=5_000)
+
+
+def test_a_different_question_clears_the_old_answer_vote_and_explanation(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    twelve = "```python\nprice = 4\nprint(price * 3)\n```"
+    window = make_window(ScriptedModel([twelve] * 5))
+    window.question_pane.pick_method("sc-pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    window.program_pane.explained(1, "the price of one pen")
+    window.program_pane.explanation.setVisible(True)
+    assert window.answer.text() == "12" and window.output_pane.votes.isVisible()
+    window.question.setPlainText("Three pens at $4: how much?")  # the same question: nothing goes
+    assert window.answer.text() == "12"
+    window.question.setPlainText("Five pens at $4: how much?")
+    assert window.answer.text() == "—" and not window.output_pane.votes.isVisible()
+    assert not window.program_pane.explanation.isVisible() and window.output_pane.samples.count() == 0
+    assert "Programs" not in _visible_tabs(window)
+    assert window.editor.toPlainText().startswith("price = 4")  # the program stays, to be reused
