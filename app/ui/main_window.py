@@ -288,6 +288,7 @@ class MainWindow(QMainWindow):
             "question": self.question.toPlainText(),
             "table": self.table.toPlainText(),
             "program": self.editor.toPlainText(),
+            "method": str(self.method.currentData() or ""),
             "answer": self.answer.text(),
             "output": self.output.toPlainText(),
         }
@@ -381,6 +382,8 @@ class MainWindow(QMainWindow):
         self.question.setPlainText(work.get("question", ""))
         self.table.setPlainText(work.get("table", ""))
         self.editor.setPlainText(work.get("program", ""))
+        if work.get("method"):
+            self.question_pane.pick_method(work["method"])
         self.output_pane.show_answer(work.get("answer") or None)
         self.output_pane.show_output(work.get("output", ""))
         self._ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."

@@ -31,11 +31,15 @@ class RestoreBar(QFrame):
         self.discard_button.clicked.connect(self.discard_clicked)
         self.hide()
 
-    def offer(self, question: str, crash_report: str | None) -> None:
+    def offer(self, question: str, crash_report: str | None, *, closed: bool = False) -> None:
+        """`closed`: the user closed the app during a solve (and agreed to stop it) — not a crash."""
         first_line = question.strip().splitlines()[0] if question.strip() else "a program"
         if len(first_line) > 80:
             first_line = first_line[:79] + "…"
-        text = f"PAL Studio did not close normally last time. Restore your work on “{first_line}”?"
+        if closed:
+            text = f"You closed PAL Studio while it was solving. Restore your work on “{first_line}”?"
+        else:
+            text = f"PAL Studio did not close normally last time. Restore your work on “{first_line}”?"
         if crash_report:
             text += f" The crash report is in {crash_report}."
         self.message.setText(text)

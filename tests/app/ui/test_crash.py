@@ -134,3 +134,31 @@ def test_after_a_kill_or_native_crash_the_next_start_offers_the_work(
     assert "a question typed just before the crash" in window.restore_bar.message.text()
     entry = History(tmp_path / "history.sqlite").entries()[0]
     assert entry.question == "solving when the process died" and entry.status == "interrupted"
+
+
+def test_a_program_streaming_without_pause_is_saved_as_it_arrives(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """The autosave waited for a pause in the changes, and a streamed program never pauses: a kill
+    mid-solve left an empty program. Now changes without a pause are saved every 2 s."""
+    window = make_window(ScriptedModel([]))
+    window.program_pane.append("```python\n")
+    saved: list[str] = []
+    for n in range(40):  # 4 s of tokens, 100 ms apart
+        window.program_pane.append(f"x{n} = {n}\n")
+        qtbot.wait(100)
+        if window.recovery_path.exists():
+            saved.append(json.loads(window.recovery_path.read_text())["program"])
+    assert saved and "x1 = 1" in saved[-1], "nothing of the streamed program was saved while it streamed"
+
+
+def test_the_method_comes_back_and_a_chosen_close_is_not_called_a_crash(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    from app.ui.work_keeper import CLOSED_MID_SOLVE
+
+    work = {"question": "my question", "program": "print(1)", "method": "sc-pal", CLOSED_MID_SOLVE: "1"}
+    crash.save_work(work, tmp_path / "recovery.json")
+    window = make_window(ScriptedModel([]))
+    text = window.restore_bar.message.text()
+    assert text.startswith("You closed PAL Studio while it was solving") and "not close normally" not in text
+    qtbot.mouseClick(window.restore_bar.restore_button, Qt.MouseButton.LeftButton)
+    assert window.method.currentData() == "sc-pal" and window.editor.toPlainText() == "print(1)"
