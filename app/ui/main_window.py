@@ -168,6 +168,8 @@ class MainWindow(QMainWindow):
                      ("Ctrl+E", self.explain_line))  # fmt: skip
         for keys, slot in shortcuts:
             QShortcut(QKeySequence(keys), self, slot)
+        for keys in self.stepper.keys:
+            QShortcut(QKeySequence(keys), self, lambda keys=keys: self.output_pane.step_key(keys))
 
     def reset_layout(self) -> None:
         """The default size, shrunk to the screen and centred on it."""

@@ -164,6 +164,11 @@ class OutputPane(QWidget):
         self._offer(tab, True)
         self.tabs.setCurrentWidget(tab)
 
+    def step_key(self, keys: str) -> None:
+        """A stepper key pressed anywhere in the window: the stepper comes forward and steps."""
+        self.bring_forward(self.stepper)
+        self.stepper.keys[keys].click()
+
     def show_failure(self) -> None:
         """A solve or run that ended in an error: what it printed and the error are what matter."""
         self.tabs.setCurrentWidget(self.output)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -77,9 +77,9 @@ class Stepper(QWidget):
         self.back_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
         self.forward_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
         self.last_button.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
-        for keys, button in (("Alt+Left", self.back_button), ("Alt+Right", self.forward_button),
-                             ("Alt+Home", self.first_button), ("Alt+End", self.last_button)):  # fmt: skip
-            QShortcut(QKeySequence(keys), self, button.click)
+        # Alt+←/→/Home/End are the window's (app.ui.main_window): they work from any tab.
+        self.keys = {"Alt+Left": self.back_button, "Alt+Right": self.forward_button,
+                     "Alt+Home": self.first_button, "Alt+End": self.last_button}  # fmt: skip
         self.load([], "")
 
     @property

@@ -37,6 +37,10 @@ def test_stepper_moves_and_highlights_lines_and_changes(qtbot: QtBot, make_windo
     assert "leaving line 5" in stepper.position.text()
     stepper.first_button.click()
     assert stepper.output.toPlainText() == ""
+    window.tabs.setCurrentWidget(window.output_pane.variables)  # the keys work from any tab
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    assert window.tabs.currentWidget() is stepper and stepper.step_index == 1
 
 
 def test_latex_renders_or_falls_back(qtbot: QtBot) -> None:
