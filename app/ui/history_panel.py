@@ -47,6 +47,12 @@ class HistoryPanel(QWidget):
         self.list.itemClicked.connect(self._on_item_activated)
         self.delete_button.clicked.connect(self._on_delete_clicked)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
+        self._hidden_question: str | None = None
+        self.refresh()
+
+    def hide_answers_for(self, question: str | None) -> None:
+        """While a student tries `question` themselves, its answer is not in the list either."""
+        self._hidden_question = question.strip() if question else None
         self.refresh()
 
     def refresh(self) -> None:
@@ -60,6 +66,8 @@ class HistoryPanel(QWidget):
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
             mark = _MARK.get(entry.status, "✗ failed")
             answer = f" → {shown_answer(entry.answer)}" if entry.answer else ""
+            if answer and self._hidden_question is not None and entry.question.strip() == self._hidden_question:
+                answer = " → (hidden while you try it)"
             question = entry.question if len(entry.question) <= 120 else entry.question[:119] + "…"
             item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
             item.setToolTip(tip(entry.question))

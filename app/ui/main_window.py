@@ -143,7 +143,7 @@ class MainWindow(QMainWindow):
         self.history_panel.reopen.connect(self._on_history_reopen)
         for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged, c.solved, c.ran):
             changed.connect(keeper.changed)
-        self.question.textChanged.connect(self._on_question_text_changed)
+        self._connect_current_work()
         keeper.restored.connect(self._on_work_restored)
         keeper.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
         self.solve_button.clicked.connect(self.solve)
@@ -305,6 +305,7 @@ class MainWindow(QMainWindow):
             return
         trying = self.question_pane.try_yourself.isChecked() and solution.answered and bool(solution.calls)
         self.output_pane.show_solution(solution, self.work.trace, trying=trying)
+        self.history_panel.hide_answers_for(solution.question if trying else None)
         if not solution.answered:  # an error: what it printed and why are what matter
             self.output_pane.show_failure()
         self.editor.mark_error_line(solution.error_line or 0)
@@ -351,6 +352,12 @@ class MainWindow(QMainWindow):
             self.output_pane.show_trace(run.trace, run.stdout, self.editor.toPlainText())
         self.repair_button.setEnabled(not run.ok)
         self._show_status(run.summary)
+
+    def _connect_current_work(self) -> None:
+        """What keeps the panes about the current question: a new one clears the old answer; the
+        answer being tried stays hidden in the history until it is revealed."""
+        self.question.textChanged.connect(self._on_question_text_changed)
+        self.output_pane.working.finished_trying.connect(lambda: self.history_panel.hide_answers_for(None))
 
     def _on_question_text_changed(self) -> None:
         """A different question: the old answer, its vote and an explanation go (the program

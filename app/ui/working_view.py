@@ -10,6 +10,8 @@ Signals: finished_trying() — the student asked to see everything.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -30,6 +32,7 @@ class WorkingView(QWidget):
         self.steps: list[WorkingStep] = []
         self._answer: str | None = None  # the answer to check against while trying
         self.shown = 0  # how many steps are visible while trying
+        self._since = ""  # when the solve being tried was solved
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
         self.attempt = QLineEdit(placeholderText="Your answer")
@@ -59,13 +62,19 @@ class WorkingView(QWidget):
         return self._answer is not None
 
     def show_steps(self, steps: list[WorkingStep], *, try_answer: str | None = None) -> None:
-        """Show every step; or, with `try_answer`, none yet: the student tries first."""
+        """Show every step; or, with `try_answer`, none yet: the student tries first. Trying the
+        same answer again (Step through re-runs the program) keeps the steps already revealed."""
+        again = try_answer is not None and try_answer == self._answer
         self.steps, self._answer = steps, try_answer
-        self.shown = 0 if try_answer is not None else len(steps)
+        self.shown = min(self.shown, len(steps)) if again else 0 if try_answer is not None else len(steps)
+        if try_answer is not None and not again:
+            self._since = time.strftime("%H:%M")
         self.try_box.setVisible(self.trying)
         self.attempt.clear()
         self.verdict.setText(
-            "Work it out, then enter your answer — or reveal one step at a time." if self.trying else ""
+            f"Solved at {self._since}: work it out, then enter your answer — or reveal one step at a time."
+            if self.trying
+            else ""
         )
         self.verdict.setVisible(self.trying)
         self._render()

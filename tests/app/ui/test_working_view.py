@@ -67,3 +67,24 @@ def test_try_it_yourself_hides_the_answer_and_checks_an_attempt(qtbot: QtBot, ma
     assert view.verdict.text().startswith("Right") and view.shown == len(view.steps)
     view.show_all_button.click()
     assert window.answer.text() == "8" and not view.trying
+
+
+def test_trying_hides_the_answer_in_the_history_too_and_step_through_keeps_what_was_revealed(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    window = make_window(ScriptedModel([BAGELS]))
+    window.question_pane.try_yourself.setChecked(True)
+    window.question.setPlainText("Olivia has $23. She bought five bagels for $3 each. How much is left?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    listed = window.history_panel.list.item(0).text()
+    assert "→ 8" not in listed and "hidden while you try it" in listed
+    view = window.output_pane.working
+    assert view.verdict.text().startswith("Solved at ")
+    view.reveal_next()
+    view.reveal_next()
+    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+        window.trace_program()  # step through the same program: the two revealed steps stay
+    assert view.trying and view.shown == 2
+    view.show_all_button.click()
+    assert "→ 8" in window.history_panel.list.item(0).text()
