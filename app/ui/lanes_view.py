@@ -27,6 +27,8 @@ class LanesView(QWidget):
         self.texts: list[QPlainTextEdit] = []
         self._labels: list[str] = []
         self._streams: list[str] = []  # each lane's reply so far
+        self._finished: set[int] = set()
+        self._cancelled = False  # the user stopped the vote: a lane that ends now was cut off, not failed
         self._grid = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -36,6 +38,7 @@ class LanesView(QWidget):
     def start(self, labels: list[str]) -> None:
         """A vote begins: one empty column per solve."""
         self.clear()
+        self._cancelled = False
         self._labels = list(labels)
         self._streams = ["" for _ in labels]
         font = QFont(monospace())
@@ -74,12 +77,25 @@ class LanesView(QWidget):
     def finish(self, lane: int, answer: str | None) -> None:
         """Solve `lane` has run: its answer (or that it failed) in its heading."""
         if 0 <= lane < len(self.headers):
-            said = display_text(shown_answer(answer)) if answer is not None else "failed"
+            self._finished.add(lane)
+            said = display_text(shown_answer(answer)) if answer is not None else self._no_answer()
             self.headers[lane].setText(f"{self._labels[lane]}: {said}")
+
+    def cancel(self) -> None:
+        """The user stopped the vote: columns still being written, and those that end without an
+        answer from now on, say "cancelled"."""
+        self._cancelled = True
+        for lane, label in enumerate(self._labels):
+            if lane not in self._finished:
+                self.headers[lane].setText(f"{label}: cancelled")
+
+    def _no_answer(self) -> str:
+        return "cancelled" if self._cancelled else "failed"
 
     def clear(self) -> None:
         for widget in (*self.headers, *self.texts):
             self._grid.removeWidget(widget)
             widget.deleteLater()
         self.headers, self.texts, self._labels, self._streams = [], [], [], []
+        self._finished = set()
         self.setVisible(False)

@@ -481,6 +481,7 @@ class MainWindow(QMainWindow):
         """Esc: stop the solve, run or explanation in progress, and say so at once."""
         if self.controller.is_busy:
             self._show_status("Cancelling…")
+            self.output_pane.lanes.cancel()
         self.controller.cancel()
 
     def _show_status(self, text: str) -> None:

@@ -161,3 +161,19 @@ def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, m
     ]
     assert window.answer.text() == "12"
     assert "decoded in 2 turns" in window.output_pane.votes.text()
+
+
+def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_window: WindowMaker) -> None:
+    slow = "```python\nimport time\ntime.sleep(20)\nprint(12)\n```"
+    window = make_window(ScriptedModel([TWELVE, slow, slow, slow, slow]))
+    window.question_pane.pick_method("sc-pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    finished: list[int] = []
+    window.controller.lane_finished.connect(lambda lane, _answer, _program: finished.append(lane))
+    window.solve()
+    qtbot.waitUntil(lambda: len(finished) >= 1, timeout=30_000)
+    with qtbot.waitSignal(window.controller.busy, timeout=30_000, check_params_cb=lambda busy: not busy):
+        window.cancel()
+    headers = [header.text() for header in window.output_pane.lanes.headers]
+    assert headers[0] == "Program 1 of 5: 12"
+    assert all(text.endswith(": cancelled") for text in headers[1:]), headers
