@@ -109,6 +109,8 @@ class SolveController(QObject):
         self.sandbox = sandbox
         self.history = history
         self.isolation_level = "unknown"  # until the sandbox worker says
+        self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
+        self._vote_done = 0
         self.sandbox_layers: tuple[str, ...] = ()
         self._solve_log = solve_log
         self._settings_path = settings_path
@@ -203,6 +205,7 @@ class SolveController(QObject):
             self.failed.emit("The model is not loaded yet.")
             return
         token = self._cancel = CancelToken()
+        self._vote_lanes, self._vote_done = (), 0
         self._solve_id = self.history.start(question, method, {"repair": repair, **asdict(settings)})
         self.history_changed.emit()
         limits, temperature = Limits(settings.time_s, settings.memory_mb), settings.temperature
@@ -358,22 +361,33 @@ class SolveController(QObject):
             self.lane_text.emit(payload.lane, payload.text)
         elif isinstance(payload, LaneFinished):
             self.lane_finished.emit(payload.lane, payload.answer, payload.program)
+            self._vote_done += 1
+            self.phase.emit(self._vote_phase())
         elif isinstance(payload, VoteStarted):
             self.vote_started.emit(payload.lanes)
+            self._vote_lanes, self._vote_done = payload.lanes, 0
+            self.phase.emit(self._vote_phase())
         elif isinstance(payload, LanesWaiting):
             self.lanes_waiting.emit(payload.lanes, payload.reason)
             self.phase.emit(PHASES["turns"] + "…")
-        elif isinstance(payload, ModelStarted):
+        elif isinstance(payload, ModelStarted) and not self._vote_lanes:  # a vote's phase is the vote's
             self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):
             self._record(program=payload.program)
             self.program.emit(payload.program)
-        elif isinstance(payload, ExecutionStarted):
+        elif isinstance(payload, ExecutionStarted) and not self._vote_lanes:
             self.phase.emit("Running the program in the sandbox…")
         elif isinstance(payload, ExecutionFinished):
             self._record(output=payload.result.stdout, error=payload.result.error)
             self.ran.emit(payload.result)
             self.run_shown.emit(view_of_run(payload.result))
+
+    def _vote_phase(self) -> str:
+        """A vote's own phase: "3 methods working… 1 of 3 done", not one method's words."""
+        lanes = self._vote_lanes
+        programs = all(label.startswith("Program") for label in lanes)
+        working = f"{len(lanes)} programs being written" if programs else f"{len(lanes)} methods working"
+        return f"{working}… {self._vote_done} of {len(lanes)} done" if self._vote_done else f"{working}…"
 
     def _on_repair_progress(self, payload: object) -> None:
         if isinstance(payload, TokenStreamed):

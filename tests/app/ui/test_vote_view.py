@@ -177,3 +177,16 @@ def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_windo
     headers = [header.text() for header in window.output_pane.lanes.headers]
     assert headers[0] == "Program 1 of 5: 12"
     assert all(text.endswith(": cancelled") for text in headers[1:]), headers
+
+
+def test_a_votes_phase_is_the_votes_own(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([TWELVE, ELEVEN, TWELVE, TWELVE, ELEVEN]))
+    window.question_pane.pick_method("sc-pal")
+    phases: list[str] = []
+    window.controller.phase.connect(phases.append)
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+        window.solve()
+    during = phases[phases.index("5 programs being written…") :]
+    assert "5 programs being written… 1 of 5 done" in during
+    assert not any(text.startswith(("Writing the program", "Running the program")) for text in during), during
