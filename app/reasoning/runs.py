@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from app.reasoning.error_words import plain_error
 from app.reasoning.numbers import format_answer
 from app.reasoning.pot import ans_text
 from app.reasoning.solution import Solution, SolveStatus
@@ -75,10 +76,10 @@ class RunView:
     summary: str  # e.g. "ok (12 ms)"
 
 
-def view_of_run(result: RunResult) -> RunView:
+def view_of_run(result: RunResult, program: str = "") -> RunView:
     text = result.stdout + (f"\n{result.stderr}" if result.stderr else "")
     if result.error:
-        text += ("\n" if text else "") + result.error
+        text += ("\n" if text else "") + error_text(result.error, program, result.error_line)
     return RunView(
         text=text,
         stdout=result.stdout,
@@ -90,6 +91,12 @@ def view_of_run(result: RunResult) -> RunView:
         ok=result.ok,
         summary=f"{result.status.value} ({result.duration_s * 1000:.0f} ms)",
     )
+
+
+def error_text(error: str, program: str = "", line: int | None = None) -> str:
+    """The error as Output shows it: in plain words first, when it can be put in words, then as Python said it."""
+    words = plain_error(error, program, line)
+    return f"{words}\n\n{error}" if words else error
 
 
 def status_detail(solution: Solution) -> str:

@@ -111,6 +111,7 @@ class SolveController(QObject):
         self.isolation_level = "unknown"  # until the sandbox worker says
         self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
         self._vote_done = 0
+        self._program = ""  # the solve's program that runs next (its errors are put in words against it)
         self.sandbox_layers: tuple[str, ...] = ()
         self._solve_log = solve_log
         self._settings_path = settings_path
@@ -259,7 +260,7 @@ class SolveController(QObject):
                 self.history.finish(solve_id, solution)
                 self.history_changed.emit()
             self.ran.emit(run)
-            self.run_shown.emit(view_of_run(run))
+            self.run_shown.emit(view_of_run(run, code))
             self.hand_run.emit(solution)
 
         self.phase.emit("Running the program in the sandbox…")
@@ -373,6 +374,7 @@ class SolveController(QObject):
         elif isinstance(payload, ModelStarted) and not self._vote_lanes:  # a vote's phase is the vote's
             self.phase.emit(PHASES.get(payload.purpose, "Writing the program") + "…")
         elif isinstance(payload, ProgramExtracted):
+            self._program = payload.program
             self._record(program=payload.program)
             self.program.emit(payload.program)
         elif isinstance(payload, ExecutionStarted) and not self._vote_lanes:
@@ -380,7 +382,7 @@ class SolveController(QObject):
         elif isinstance(payload, ExecutionFinished):
             self._record(output=payload.result.stdout, error=payload.result.error)
             self.ran.emit(payload.result)
-            self.run_shown.emit(view_of_run(payload.result))
+            self.run_shown.emit(view_of_run(payload.result, self._program))
 
     def _vote_phase(self) -> str:
         """A vote's own phase: "3 methods working… 1 of 3 done", not one method's words."""

@@ -23,7 +23,7 @@ from app.reasoning import Solution, SolveStatus
 from app.reasoning.answer_table import table_of
 from app.reasoning.graphs import wants_graph
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
-from app.reasoning.runs import RunView, speed_text, status_detail
+from app.reasoning.runs import RunView, error_text, speed_text, status_detail
 from app.settings import Settings
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
@@ -380,7 +380,8 @@ class MainWindow(QMainWindow):
         self.table.clear()
         self.question_pane.pick_method(solution.method)
         self.editor.setPlainText(solution.program or "")
-        self.output_pane.show_output(solution.output + (f"\n{solution.error}" if solution.error else ""))
+        error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
+        self.output_pane.show_output(solution.output + (f"\n{error}" if error else ""))
         self.show_solution(solution)
         self.output_pane.show_samples(solution)
         self._show_status(f"Reopened a past solve: {solution.message}")

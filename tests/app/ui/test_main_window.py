@@ -328,3 +328,13 @@ def test_chain_of_code_marks_emulated_lines_and_iipc_shows_its_timeline(qtbot: Q
 def top_level_texts(tree: QTreeWidget) -> list[str]:
     items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     return [item.text(0) for item in items if item is not None]
+
+
+def test_an_error_is_put_in_plain_words_above_the_traceback(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([]))
+    window.editor.setPlainText("total_cost = 3 * 4\nprint(totl_cost)")
+    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+        window.run_program()
+    shown = window.output.toPlainText()
+    assert shown.startswith("`totl_cost` is not defined (line 2) — did you mean `total_cost`?")
+    assert "NameError" in shown  # Python's own words follow
