@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
+from app.reasoning.answer_units import dressed
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
@@ -282,7 +283,7 @@ class OutputPane(QWidget):
         """Every part of the answer pane from `solution`; with `trying`, the student works it out
         first: the answer and what the program printed wait until they ask (Working tab)."""
         self._solution = solution
-        self.show_answer(solution.answer)
+        self.show_answer(solution.answer, question=solution.question)
         self.show_alternative(solution.alternative)
         self.show_math(solution.ans.latex if solution.ans else None)
         self.show_variables(solution.variables)
@@ -298,7 +299,7 @@ class OutputPane(QWidget):
 
     def _on_finished_trying(self) -> None:
         if self._solution is not None:
-            self.show_answer(self._solution.answer)
+            self.show_answer(self._solution.answer, question=self._solution.question)
             self.show_output(self._solution.output)
 
     def start_vote(self, labels: list[str]) -> None:
@@ -370,12 +371,13 @@ class OutputPane(QWidget):
             self.alternative_button.setText(f"Use the printed output as the answer: {shown} (PAL's reading)")
         self.alternative_button.setVisible(bool(text))
 
-    def show_answer(self, text: str | None) -> None:
-        """The answer, large: rows or a long list as "30 rows — see Table", a very long text cut with
-        "…" (all of it in the tooltip and Copy answer)."""
+    def show_answer(self, text: str | None, *, question: str = "") -> None:
+        """The answer, large: with the money sign or unit the question asks for ("$66.00"), rows or
+        a long list as "30 rows — see Table", a very long text cut with "…" (all of it in the
+        tooltip and Copy answer, which copies the answer itself)."""
         full = display_text(text) if text else "—"
         self.full_answer = full
-        shown = display_text(shown_answer(text)) if text else "—"
+        shown = display_text(dressed(shown_answer(text), question)) if text else "—"
         self.answer.setText(shown if len(shown) <= _ANSWER_CHARS else shown[: _ANSWER_CHARS - 1] + "…")
         self.answer.setToolTip(tip(full) if full != self.answer.text() else "")
 

@@ -163,9 +163,9 @@ def test_a_different_question_clears_the_old_answer_vote_and_explanation(
         window.solve()
     window.program_pane.explained(1, "the price of one pen")
     window.program_pane.explanation.setVisible(True)
-    assert window.answer.text() == "12" and window.output_pane.votes.isVisible()
+    assert window.answer.text() == "$12.00" and window.output_pane.votes.isVisible()
     window.question.setPlainText("Three pens at $4: how much?")  # the same question: nothing goes
-    assert window.answer.text() == "12"
+    assert window.answer.text() == "$12.00"
     window.question.setPlainText("Five pens at $4: how much?")
     assert window.answer.text() == "—" and not window.output_pane.votes.isVisible()
     assert not window.program_pane.explanation.isVisible() and window.output_pane.samples.count() == 0

@@ -22,7 +22,7 @@ def _solved(qtbot: QtBot, make_window: WindowMaker) -> MainWindow:
     window.question.setPlainText("Three pens at $4 each: how much?")
     with qtbot.waitSignal(window.controller.solved, timeout=30_000):
         window.solve()
-    assert window.answer.text() == "12"
+    assert window.answer.text() == "$12.00"
     return window
 
 
@@ -56,7 +56,7 @@ def test_exports_and_history_hold_the_edited_program_and_its_answer(
     window = _solved(qtbot, make_window)
     edited = "price = 5\nans = price * 3\nprint(ans)"
     solution = _run(qtbot, window, edited)
-    assert window.answer.text() == "15" and solution.method == "pal, program edited"
+    assert window.answer.text() == "$15.00" and solution.method == "pal, program edited"
     window.export_to(tmp_path / "out.md")
     window.export_to(tmp_path / "out.py")
     markdown, python = (tmp_path / "out.md").read_text(), (tmp_path / "out.py").read_text()
@@ -82,7 +82,7 @@ def test_a_reopened_solve_shows_only_its_own_parts_and_exports(
     pen_solve = again.controller.history.get(next(e.id for e in entries if e.method == "pal"))  # as a click does
     assert pen_solve is not None
     again.history_panel.reopen.emit(pen_solve.as_solution())
-    assert again.answer.text() == "12"
+    assert again.answer.text() == "$12.00"
     table = again.output_pane.variables
     names = {item.text() for row in range(table.rowCount()) if (item := table.item(row, 0)) is not None}
     assert names == {"price", "ans"}  # its own variables, not x from the later run

@@ -69,4 +69,4 @@ def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBo
         window.solve()
     assert len(seen) > 5 and all(editor == "" for editor, _output in seen)
     assert seen[-1][1] == reasoning
-    assert window.editor.toPlainText() == "print(3 * 4)" and window.answer.text() == "12"
+    assert window.editor.toPlainText() == "print(3 * 4)" and window.answer.text() == "$12.00"

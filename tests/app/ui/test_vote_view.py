@@ -48,14 +48,14 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
         "Program 4 of 5: 12 — agrees with the answer",
         "Program 5 of 5: 11",
     ]
-    assert window.answer.text() == "12" and "12 ×2, 11 ×2" in window.output_pane.votes.text()
+    assert window.answer.text() == "$12.00" and "12 ×2, 11 ×2" in window.output_pane.votes.text()
     assert window.speed_label.text().startswith("5 programs, ")  # the vote's rate, not one sequence's
     samples.itemClicked.emit(samples.item(1))
     assert window.editor.toPlainText() == "print(11)"
     assert "Program 2 of 5 is in the editor" in window.status_label.text()
     with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
         window.run_program()
-    assert window.answer.text() == "11" and samples.count() == 5  # a hand run keeps the vote's list
+    assert window.answer.text() == "$11.00" and samples.count() == 5  # a hand run keeps the vote's list
 
 
 def test_an_answer_by_chain_of_thought_says_so_and_why(qtbot: QtBot, make_window: WindowMaker) -> None:
@@ -140,7 +140,7 @@ def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
     model = ScriptedModel(["Four threes are 12.\nAnswer: 12", ELEVEN, "```python\nans = 10\n```"], parallel=8)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
-    assert window.answer.text() == "12"
+    assert window.answer.text() == "$12.00"
     assert window.editor.toPlainText() == ""  # PoT's ans = 10 lost the vote; it is in the list, not the editor
     assert "No program gave this answer" in window.output_pane.votes.text()
 
@@ -159,7 +159,7 @@ def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, m
         "Reading the question…",
         "Waiting for room in the model's context…",
     ]
-    assert window.answer.text() == "12"
+    assert window.answer.text() == "$12.00"
     assert "decoded in 2 turns" in window.output_pane.votes.text()
 
 

@@ -66,7 +66,7 @@ def test_try_it_yourself_hides_the_answer_and_checks_an_attempt(qtbot: QtBot, ma
     view.check_button.click()
     assert view.verdict.text().startswith("Right") and view.shown == len(view.steps)
     view.show_all_button.click()
-    assert window.answer.text() == "8" and not view.trying
+    assert window.answer.text() == "$8.00" and not view.trying
 
 
 def test_trying_hides_the_answer_in_the_history_too_and_step_through_keeps_what_was_revealed(
