@@ -29,6 +29,7 @@ from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
 from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, export_path
 from app.ui.history_panel import HistoryPanel
+from app.ui.keyboard import FOCUS_RING, SHORTCUTS, KeyboardDialog
 from app.ui.layouts import column
 from app.ui.output_pane import OutputPane
 from app.ui.phase_ticker import PhaseTicker
@@ -160,16 +161,32 @@ class MainWindow(QMainWindow):
         o.export_button.clicked.connect(self._on_export_clicked)
         o.alternative_button.clicked.connect(self._on_alternative_clicked)
         o.sample_chosen.connect(self._on_sample_chosen)
-        shortcuts = (("Ctrl+Return", self.solve), ("Ctrl+Enter", self.solve), ("Ctrl+R", self.run_program),
-                     ("Ctrl+T", self.trace_program), ("Escape", self.cancel), ("Ctrl+,", self.open_settings),
-                     ("Ctrl+F", self.search_history), ("Ctrl+H", self.toggle_history),
-                     ("Alt+1", self.question.setFocus), ("Alt+2", self.editor.setFocus),
-                     ("Alt+3", self.output.setFocus), ("Ctrl+O", self.data_files.choose),
-                     ("Ctrl+E", self.explain_line))  # fmt: skip
-        for keys, slot in shortcuts:
-            QShortcut(QKeySequence(keys), self, slot)
-        for keys in self.stepper.keys:
-            QShortcut(QKeySequence(keys), self, lambda keys=keys: self.output_pane.step_key(keys))
+        self._bind_keys()
+
+    def _bind_keys(self) -> None:
+        """The shortcuts of app.ui.keyboard (the one table the Help dialog and README list), the
+        Help menu, and the focus ring."""
+        step = self.output_pane.step_key
+        slots = {
+            "solve": self.solve, "run_program": self.run_program, "trace_program": self.trace_program,
+            "cancel": self.cancel, "explain_line": self.explain_line, "open_data": self.data_files.choose,
+            "search_history": self.search_history, "toggle_history": self.toggle_history,
+            "focus_question": self.question.setFocus, "focus_program": self.editor.setFocus,
+            "focus_output": self.output.setFocus, "step_back": lambda: step("Alt+Left"),
+            "step_forward": lambda: step("Alt+Right"), "step_first": lambda: step("Alt+Home"),
+            "step_last": lambda: step("Alt+End"), "open_settings": self.open_settings,
+            "show_keyboard": self.show_keyboard,
+        }  # fmt: skip
+        for keys, slot, _words in SHORTCUTS:
+            QShortcut(QKeySequence(keys), self, slots[slot])
+        QShortcut(QKeySequence("Ctrl+Enter"), self, self.solve)  # the keypad's Enter
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("&Keyboard shortcuts", self.show_keyboard)
+        self.setStyleSheet(FOCUS_RING)
+
+    def show_keyboard(self) -> None:
+        """F1: every shortcut, in a window of its own."""
+        KeyboardDialog(self).exec()
 
     def reset_layout(self) -> None:
         """The default size, shrunk to the screen and centred on it."""

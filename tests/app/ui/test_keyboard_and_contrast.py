@@ -111,3 +111,22 @@ def test_long_work_shows_its_phase_and_the_seconds_so_far(qtbot: QtBot, make_win
     with qtbot.waitSignal(window.controller.solved, timeout=10_000):
         window.controller.cancel()
     assert not window.status_label.text().endswith(" s")  # the count stops with the work
+
+
+def test_every_shortcut_is_bound_listed_in_help_and_in_the_readme(qtbot: QtBot, make_window: WindowMaker) -> None:
+    from pathlib import Path
+
+    from PySide6.QtGui import QKeySequence, QShortcut
+
+    from app.ui.keyboard import SHORTCUTS, KeyboardDialog, shown_keys
+
+    window = make_window(ScriptedModel([]))
+    bound = {shortcut.key().toString() for shortcut in window.findChildren(QShortcut)}
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    dialog = KeyboardDialog(window)
+    listed = [dialog.table.item(row, 0).text() for row in range(dialog.table.rowCount())]
+    for keys, _slot, _words in SHORTCUTS:
+        assert QKeySequence(keys).toString() in bound, keys
+        assert shown_keys(keys) in listed
+        assert f"**{shown_keys(keys)}**" in readme, keys
+    assert "FOCUS" not in window.styleSheet() and "palette(highlight)" in window.styleSheet()  # the focus ring
