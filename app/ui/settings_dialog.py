@@ -35,6 +35,7 @@ from app.ui.background import Background, Report
 from app.ui.plain import Label, heading
 from models import catalog
 from models.discovery import discover
+from models.embedded import embedded_path
 from models.types import ModelError
 from sandbox.platforms import default_backend
 
@@ -69,7 +70,10 @@ class SettingsDialog(QDialog):
     def _build_models(self, settings: Settings) -> None:
         self.models = QListWidget()
         self._add_model(f"Embedded: {catalog.load().default.title} (default)", _EMBEDDED)
+        built_in = embedded_path().resolve()
         for found in discover():
+            if found.path.resolve() == built_in:
+                continue  # the embedded model, once assembled, is the entry above: listed once
             self._add_model(f"{found.path.name} — {found.source}, {found.size_bytes / 2**30:.1f} GiB", str(found.path))
         if settings.model_path and self._find(settings.model_path) is None:
             self._add_model(Path(settings.model_path).name, settings.model_path)
@@ -82,7 +86,11 @@ class SettingsDialog(QDialog):
 
         self.catalog = QComboBox()
         for entry in catalog.load().downloads:
-            self.catalog.addItem(f"{entry.title} — {entry.approx_size_gb:g} GB, {entry.license}", entry.id)
+            self.catalog.addItem(
+                f"{entry.title} — {entry.approx_size_gb:g} GB download, "
+                f"needs {entry.ram_gb:g} GB of memory, {entry.license}",
+                entry.id,
+            )
         self.download_button = QPushButton("Download")
         self.cancel_download_button = QPushButton("Cancel download")
         self.cancel_download_button.setEnabled(False)
@@ -120,6 +128,8 @@ class SettingsDialog(QDialog):
                 ("Server (optional)", self.backend), ("", self.backend_warning))  # fmt: skip
         for label, widget in rows:
             form.addRow(label, widget)
+        # GPU layers mean nothing to a llama.cpp built for the CPU (the default build): shown only where they work.
+        form.setRowVisible(self.gpu_layers, _gpu_build())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         layout = QVBoxLayout(self)
         layout.addWidget(heading("Model"))
@@ -257,11 +267,43 @@ class SettingsDialog(QDialog):
 
     def _on_download_failed(self, error: Exception) -> None:
         self._download_ended()
+        if _offline(error):
+            self.model_info.setText(
+                "You are offline — the download needs a network; the built-in model works without one."
+            )
+            return
         self.model_info.setText(f"Download stopped: {error or type(error).__name__}")
 
     def _download_ended(self) -> None:
         self.download_button.setEnabled(True)
         self.cancel_download_button.setEnabled(False)
+
+
+def _gpu_build() -> bool:
+    try:
+        from models.local import gpu_offload_supported
+
+        return gpu_offload_supported()
+    except Exception:  # no llama.cpp here at all: nothing to offload either
+        return False
+
+
+def _offline(error: BaseException) -> bool:
+    """Whether a download failed for want of a network (the error or anything it was raised from)."""
+    import socket
+    import urllib.error
+
+    seen: BaseException | None = error
+    for _ in range(10):  # the chain of causes, bounded
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionError | TimeoutError | socket.gaierror | urllib.error.URLError):
+            return True
+        name = type(seen).__name__
+        if name in ("ConnectError", "ConnectTimeout", "LocalEntryNotFoundError", "OfflineModeIsEnabled"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _spin(low: int, high: int, value: int, *, step: int = 1, special: str = "") -> QSpinBox:

@@ -108,3 +108,28 @@ def test_a_server_address_is_checked_and_other_machines_are_flagged(qtbot: QtBot
     assert dialog.result() == 0 and "http://" in dialog.backend_warning.text()
     dialog.backend.setText("")
     assert dialog.result_settings().backend_url is None
+
+
+def test_the_built_in_model_is_listed_once_gpu_layers_only_with_a_gpu_build_and_offline_is_said(
+    qtbot: QtBot, private_data: Path
+) -> None:
+    import urllib.error
+
+    from models.embedded import embedded_path
+    from models.local import gpu_offload_supported
+
+    embedded_path().parent.mkdir(parents=True, exist_ok=True)
+    write_gguf(embedded_path())  # the embedded model, once assembled into the data folder
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    texts = [dialog.models.item(i).text() for i in range(dialog.models.count())]
+    assert sum(embedded_path().name in text or text.startswith("Embedded") for text in texts) == 1, texts
+    assert dialog.gpu_layers.isVisibleTo(dialog) == gpu_offload_supported()
+    assert "GB of memory" in dialog.catalog.itemText(0)
+    try:
+        raise urllib.error.URLError("Name or service not known")
+    except urllib.error.URLError as exc:
+        wrapped = RuntimeError("the download failed")
+        wrapped.__cause__ = exc
+    dialog._on_download_failed(wrapped)
+    assert dialog.model_info.text().startswith("You are offline")
