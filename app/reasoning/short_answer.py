@@ -76,3 +76,22 @@ def _outside_quotes(text: str) -> Iterator[tuple[int, str]]:
             quote = ""
     if quote:
         yield len(text), "("  # unclosed: leaves a bracket open (the text is not one container, or was cut)
+
+
+def shown_answers(answers: list[str]) -> list[str]:
+    """Each answer's short form, told apart when two different answers would read the same ("30
+    rows — see Table" for two different tables): "30 rows, version A", "30 rows, version B"."""
+    shorts = [shown_answer(answer) for answer in answers]
+    versions: dict[str, dict[str, str]] = {}  # short form -> {answer: its letter}
+    for answer, short in zip(answers, shorts, strict=True):
+        if short != answer:
+            letters = versions.setdefault(short, {})
+            letters.setdefault(answer, chr(ord("A") + min(len(letters), 25)))
+    out = []
+    for answer, short in zip(answers, shorts, strict=True):
+        letters = versions.get(short, {})
+        if len(letters) > 1:
+            out.append(f"{short.split(' — ')[0]}, version {letters[answer]}")
+        else:
+            out.append(short)
+    return out

@@ -8,6 +8,7 @@ from typing import Any
 
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
+from app.reasoning.short_answer import shown_answers
 from sandbox import CapturedValue
 from sandbox.result import parse_values
 
@@ -178,7 +179,9 @@ class Solution:
         share = round(top / self.samples, 3)
         tied = [v for v in self.votes if v.count == top]
         if len(tied) > 1:
-            names = [f"{v.answer} ({v.count})" for v in tied]
+            names = [
+                f"{shown} ({v.count})" for v, shown in zip(tied, shown_answers([v.answer for v in tied]), strict=True)
+            ]
             listed = " and ".join(names) if len(names) == 2 else ", ".join(names)
             count = "two" if len(tied) == 2 else str(len(tied))
             return Confidence(f"{count} answers tied: {listed}", share)

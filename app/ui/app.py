@@ -18,6 +18,7 @@ from app.store import settings as settings_store
 from app.store.history import History
 from app.ui import crash
 from app.ui.controller import ModelFactory, SolveController
+from app.ui.keyboard import FOCUS_RING
 from app.ui.main_window import MainWindow
 from app.ui.welcome import is_first_run
 from models.embedded import ensure_embedded
@@ -58,6 +59,10 @@ def compose(
 ) -> MainWindow:
     """The app's window with everything it needs, every file under `paths`; the model starts
     loading (from `model_factory`, else the one the saved settings name)."""
+    application = QApplication.instance()
+    if isinstance(application, QApplication) and FOCUS_RING not in application.styleSheet():
+        # Set before any widget is built: a style sheet set on a built window changed its panes' sizes.
+        application.setStyleSheet(application.styleSheet() + FOCUS_RING)
     settings = settings_store.load(paths.settings)
     history = History(paths.history)
     history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill

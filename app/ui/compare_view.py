@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.rivals import Rival
-from app.reasoning.short_answer import shown_answer
+from app.reasoning.short_answer import shown_answers
 from app.ui.code_editor import monospace
 from app.ui.plain import Label, tip
 from sandbox.display import display_text
@@ -41,6 +41,7 @@ class CompareView(QWidget):
 
     def show_rivals(self, rivals: list[Rival]) -> None:
         self.note.setText(EMPTY if len(rivals) < 2 else "The leading answers and the work behind each:")
+        names = shown_answers([rival.answer for rival in rivals])
         for index, (header, text) in enumerate(zip(self.headers, self.texts, strict=True)):
             rival = rivals[index] if len(rivals) >= 2 and index < len(rivals) else None
             header.setVisible(rival is not None)
@@ -50,7 +51,7 @@ class CompareView(QWidget):
                 text.clear()
                 continue
             votes = "1 vote" if rival.count == 1 else f"{rival.count} votes"
-            header.setText(display_text(f"{shown_answer(rival.answer)} — {votes}; {rival.by}:"))
+            header.setText(display_text(f"{names[index]} — {votes}; {rival.by}:"))
             header.setToolTip(tip(display_text(rival.answer)))
             text.setPlainText(display_text(rival.work) or "(nothing to show)")
             # Words and programs both wrap: two columns side by side in a narrow pane cannot scroll

@@ -29,7 +29,7 @@ from app.ui.controller import ModelFactory, SolveController
 from app.ui.data_files import DataFiles
 from app.ui.dialogs import confirmed, consent_to_unisolated, csv_path, export_path
 from app.ui.history_panel import HistoryPanel
-from app.ui.keyboard import FOCUS_RING, SHORTCUTS, KeyboardDialog
+from app.ui.keyboard import SHORTCUTS, KeyboardDialog
 from app.ui.layouts import column
 from app.ui.output_pane import OutputPane
 from app.ui.phase_ticker import PhaseTicker
@@ -164,8 +164,8 @@ class MainWindow(QMainWindow):
         self._bind_keys()
 
     def _bind_keys(self) -> None:
-        """The shortcuts of app.ui.keyboard (the one table the Help dialog and README list), the
-        Help menu, and the focus ring."""
+        """The shortcuts of app.ui.keyboard (the one table the Help dialog and README list) and the
+        Help menu (the focus ring is the application's: app.ui.app.compose)."""
         step = self.output_pane.step_key
         slots = {
             "solve": self.solve, "run_program": self.run_program, "trace_program": self.trace_program,
@@ -182,7 +182,6 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("Ctrl+Enter"), self, self.solve)  # the keypad's Enter
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&Keyboard shortcuts", self.show_keyboard)
-        self.setStyleSheet(FOCUS_RING)
 
     def show_keyboard(self) -> None:
         """F1: every shortcut, in a window of its own."""

@@ -33,7 +33,7 @@ from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
-from app.reasoning.short_answer import shown_answer
+from app.reasoning.short_answer import shown_answer, shown_answers
 from app.reasoning.solution import Solution, method_words, sample_label
 from app.reasoning.working import worked_solution
 from app.ui.background import Background
@@ -232,7 +232,8 @@ class OutputPane(QWidget):
         """The vote's tally (self-consistency) and whether chain of thought gave the answer."""
         lines = []
         if solution.samples > 1:
-            tally = ", ".join(f"{display_text(shown_answer(v.answer))} ×{v.count}" for v in solution.votes)
+            shown = shown_answers([v.answer for v in solution.votes])
+            tally = ", ".join(f"{display_text(text)} ×{v.count}" for v, text in zip(solution.votes, shown, strict=True))
             failed = solution.samples - sum(v.count for v in solution.votes)
             names = [method_words(method) for method in solution.sample_methods]
             voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
@@ -320,7 +321,9 @@ class OutputPane(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, program or "")
         self.samples.addItem(item)
         self.samples.setVisible(True)
-        tally = (f"{display_text(shown_answer(v.answer))} ×{v.count}" for v in vote(self._vote_answers))
+        votes = vote(self._vote_answers)
+        shown = shown_answers([v.answer for v in votes])
+        tally = (f"{display_text(text)} ×{v.count}" for v, text in zip(votes, shown, strict=True))
         so_far = ", ".join(tally) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)

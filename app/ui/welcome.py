@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.controller import SolveController
@@ -41,7 +41,7 @@ class WelcomeDialog(QDialog):
         self.setWindowTitle("Welcome to PAL Studio")
         self.setModal(False)
         self._started = time.monotonic()
-        self.model_status = Label("Preparing the built-in model…")
+        self.model_status = Label("Preparing the built-in model…", wrap=True)
         self.progress = QProgressBar()
         self.isolation = Label("Checking how programs are isolated…")
         self.isolation.setWordWrap(True)
@@ -60,12 +60,36 @@ class WelcomeDialog(QDialog):
         self.start_button.clicked.connect(self.accept)
 
     def present(self) -> None:
-        """On top of the main window, sized to its text (at most a readable width)."""
-        self.setMaximumWidth(max(420, self.fontMetrics().averageCharWidth() * 70))
-        self.adjustSize()
+        """On top of the main window, sized to its text: a readable line length (about 60
+        characters, within the screen) and the height of every wrapped line."""
+        width = self.fontMetrics().averageCharWidth() * 60 + 40
+        screen = self.screen()
+        if screen is not None:
+            width = min(width, screen.availableGeometry().width() - 40)
+        self.setFixedWidth(width)
+        self._fit()
         self.show()
         self.raise_()
         self.activateWindow()
+
+    def _fit(self) -> None:
+        """The height the texts need at this width (a top-level window does not grow to its
+        wrapped labels by itself: the guide's text was cut off); again whenever a text changes."""
+        layout = self.layout()
+        if layout is None:
+            return
+        margins = layout.contentsMargins()
+        inner = self.width() - margins.left() - margins.right()
+        height = margins.top() + margins.bottom() + layout.spacing() * max(layout.count() - 1, 0)
+        for index in range(layout.count()):
+            item = layout.itemAt(index)
+            widget = item.widget() if item is not None else None
+            if isinstance(widget, Label) and widget.wordWrap():
+                flags = Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextWrapAnywhere
+                height += widget.fontMetrics().boundingRect(QRect(0, 0, inner, 100_000), flags, widget.text()).height()
+            elif widget is not None and not widget.isHidden():
+                height += widget.sizeHint().height()
+        self.setFixedHeight(height + 8)
 
     def on_load_progress(self, done: int, total: int) -> None:
         if total <= 0:
@@ -76,18 +100,26 @@ class WelcomeDialog(QDialog):
         remaining = elapsed * (total - done) / done if done else 0.0
         eta = f", about {remaining:.0f} s left" if done < total and elapsed > 1 else ""
         self.model_status.setText(f"Preparing the built-in model: {100 * done // total}%{eta}")
+        self._fit()
 
     def on_model_ready(self, name: str) -> None:
         self.progress.setMaximum(1)
         self.progress.setValue(1)
         self.model_status.setText(f"Model ready: {name}")
+        self._fit()
 
     def on_model_failed(self, message: str) -> None:
         self.model_status.setText(f"The model could not be prepared: {message}")
+        self._fit()
 
     def on_isolation(self, level: str, problem: object) -> None:
         words = _ISOLATION_WORDS.get(level, level)
         self.isolation.setText(f"Isolation of programs — {words}" + (f" ({problem})" if problem else ""))
+        self._fit()
+
+    def on_preparing(self, text: str) -> None:
+        self.isolation.setText(text)
+        self._fit()
 
     def done(self, result: int) -> None:
         path = self._marker
@@ -107,7 +139,7 @@ def open_welcome(marker: Path, controller: SolveController, parent: QWidget) -> 
     controller.model_ready.connect(welcome.on_model_ready)
     controller.model_failed.connect(welcome.on_model_failed)
     controller.isolation.connect(welcome.on_isolation)
-    controller.sandbox_preparing.connect(welcome.isolation.setText)
+    controller.sandbox_preparing.connect(welcome.on_preparing)
     # Shown once the event loop runs, after the main window: a guide shown first ends up behind it
     # under a window manager.
     QTimer.singleShot(0, welcome.present)

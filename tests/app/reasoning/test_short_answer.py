@@ -37,3 +37,11 @@ def test_it_reads_a_long_hostile_text_in_linear_time() -> None:
         started = time.perf_counter()
         shown_answer(text)
         assert time.perf_counter() - started < 1.0
+
+
+def test_different_answers_that_read_the_same_are_told_apart() -> None:
+    from app.reasoning.short_answer import shown_answers
+
+    a, b = str([{"n": n} for n in range(30)]), str([{"n": n + 1} for n in range(30)])
+    assert shown_answers([a, b, a, "12"]) == ["30 rows, version A", "30 rows, version B", "30 rows, version A", "12"]
+    assert shown_answers([a, "12"]) == ["30 rows — see Table", "12"]

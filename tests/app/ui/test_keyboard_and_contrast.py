@@ -129,4 +129,9 @@ def test_every_shortcut_is_bound_listed_in_help_and_in_the_readme(qtbot: QtBot, 
         assert QKeySequence(keys).toString() in bound, keys
         assert shown_keys(keys) in listed
         assert f"**{shown_keys(keys)}**" in readme, keys
-    assert "FOCUS" not in window.styleSheet() and "palette(highlight)" in window.styleSheet()  # the focus ring
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.keyboard import FOCUS_RING
+
+    application = QApplication.instance()
+    assert isinstance(application, QApplication) and FOCUS_RING in application.styleSheet()  # the focus ring

@@ -11,6 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.paths import AppPaths
+from app.ui.plain import Label
 from app.ui.welcome import SAMPLE, is_first_run
 from models.assembly import assemble
 from models.testing import ScriptedModel
@@ -47,7 +48,9 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
     with qtbot.waitSignal(window.controller.model_ready, timeout=30_000):
         window.show()
     qtbot.waitUntil(welcome.isVisible, timeout=5_000)
-    assert welcome.width() <= max(420, welcome.fontMetrics().averageCharWidth() * 70)  # sized to its text
+    assert welcome.width() <= welcome.fontMetrics().averageCharWidth() * 60 + 40  # a readable line length
+    intro = welcome.findChildren(Label)[0]
+    assert intro.height() >= intro.heightForWidth(intro.width())  # every wrapped line shows
     assert len(seen) >= 2 and seen[-1] == len(whole)
     assert welcome.model_status.text() == "Model ready: tiny model"
     assert welcome.isolation.text().startswith("Isolation of programs — Strong")
