@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from app.export import export_text
@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
             label.setMaximumWidth(_STATUS_LABEL_WIDTH)  # a long model name is cut, not a wider window
             self.statusBar().addPermanentWidget(label)
         self.layout_keeper = WindowLayout(self, self.splitter, self.history_panel, self._layout_store)
+        self._shown_once = False
         self.layout_keeper.reset()  # last: it measures the finished window against the screen
 
     def _connect(self) -> None:
@@ -504,6 +505,12 @@ class MainWindow(QMainWindow):
     def _show_status(self, text: str) -> None:
         self.status_label.setText(text)
         self.statusBar().showMessage(text)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            QTimer.singleShot(0, self.layout_keeper.shown)  # once the shown widgets have their sizes
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         busy = self.controller.is_busy

@@ -17,6 +17,7 @@ _PANE_SHARES = (0.14, 0.24, 0.31, 0.31)  # history, question, program, answer
 class WindowLayout:
     def __init__(self, window: QMainWindow, splitter: QSplitter, history: QWidget, store: QSettings) -> None:
         self._window, self._splitter, self._history, self._store = window, splitter, history, store
+        self.restored = False  # a saved layout was applied
 
     def reset(self) -> None:
         """The default size, shrunk to the screen and centred on it; the program and answer get the room."""
@@ -33,10 +34,20 @@ class WindowLayout:
         window.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
         self._splitter.setSizes([round(width * share) for share in _PANE_SHARES])
 
+    def shown(self) -> None:
+        """The window is on screen for the first time: without a saved layout, fit it again — its
+        widgets' sizes are only final once shown (at 150 % the unshown window measured 1,061 px
+        wide and opened past a 910 px screen; shown, it needs 859)."""
+        window = self._window
+        screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        if not self.restored or window.width() > screen.width() or window.height() > screen.height():
+            self.reset()
+
     def restore(self) -> None:
         """The layout saved at the last close, if it still fits this screen."""
         window = self._window
         geometry, sizes = self._store.value("window/geometry"), self._store.value(self._splitter_key())
+        self.restored = geometry is not None
         if geometry is not None:
             window.restoreGeometry(geometry)
             screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()

@@ -171,3 +171,14 @@ def test_a_different_question_clears_the_old_answer_vote_and_explanation(
     assert not window.program_pane.explanation.isVisible() and window.output_pane.samples.count() == 0
     assert "Programs" not in _visible_tabs(window)
     assert window.editor.toPlainText().startswith("price = 4")  # the program stays, to be reused
+
+
+def test_a_first_start_without_a_saved_layout_fits_the_screen_once_shown(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 150 % the window opened 1,591 px wide on a 1366 px screen: its size was fitted before
+    it was shown, when its widgets still measured wider. Now it is fitted again once shown."""
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    window = make_window(ScriptedModel([]))  # shown by the fixture, never reset by the test
+    qtbot.waitUntil(lambda: window.frameGeometry().width() <= 910, timeout=5_000)
+    assert window.frameGeometry().height() <= 512
