@@ -60,3 +60,19 @@ def dressed(answer: str, question: str) -> str:
         sign = "-" if value < 0 else ""
         return f"{sign}${abs(value):,.2f}"
     return answer
+
+
+# Anything a calculation needs: a digit, a number word, or the words of a quantity or an equation.
+_CALCULATION = re.compile(
+    r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty"
+    r"|hundred|thousand|million|half|twice|double|triple|dozen|percent|quarter|third)\b"
+    r"|\b(?:how\s+many|how\s+much|how\s+long|how\s+far|how\s+old|calculate|compute|solve|equation|sum|product"
+    r"|average|mean|median|ratio|fraction|probability|area|volume|perimeter|speed|rate|total|difference"
+    r"|multiply|divide|plus|minus|times|squared|root|derivative|integral|factor|prime|percentage)\b|[=+*/^]",
+    re.IGNORECASE,
+)
+
+
+def needs_calculation(question: str) -> bool:
+    """Whether the question has anything to calculate with ("Who wrote Hamlet?" has not)."""
+    return bool(_CALCULATION.search(question[: MAX_NUMBER_TEXT * 20]))

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
-from app.reasoning.answer_units import dressed
+from app.reasoning.answer_units import dressed, needs_calculation
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
@@ -51,6 +51,14 @@ from sandbox import CapturedValue
 from sandbox.display import display_text
 
 _ANSWER_CHARS = 80
+
+
+def _nothing_to_calculate(solution: Solution) -> bool:
+    """A question with nothing to calculate ("Who wrote Hamlet?") answered in words: not a
+    question over the user's data (those need no numbers in the question), not a number."""
+    over_data = any("tables" in program for program in solution.programs if program)
+    in_words = solution.answer is None or not any(ch.isdigit() for ch in solution.answer)
+    return bool(solution.question.strip()) and in_words and not over_data and not needs_calculation(solution.question)
 
 
 def _on_demand_tabs(pane: OutputPane) -> tuple[QWidget, ...]:
@@ -247,6 +255,15 @@ class OutputPane(QWidget):
             if solution.error:  # why the program's answer was not used
                 lines.append(f"Why: {display_text(solution.error).strip()}")
         lines += [display_text(note) for note in solution.notes]
+        if _nothing_to_calculate(solution):
+            said = (
+                f" The model's answer in words: {display_text(shown_answer(solution.answer))}."
+                if solution.answer
+                else ""
+            )
+            lines.insert(
+                0, f"PAL Studio is for questions that need calculation; this one has nothing to calculate.{said}"
+            )
         self.votes.setText("\n".join(lines))
         self.votes.setVisible(bool(lines))
 

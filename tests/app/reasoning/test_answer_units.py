@@ -25,3 +25,20 @@ from app.reasoning.answer_units import dressed
 )
 def test_dressed(answer: str, question: str, shown: str) -> None:
     assert dressed(answer, question) == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        ("Who wrote Hamlet?", False),
+        ("What is the capital of France?", False),
+        ("A baker made 24 muffins and sold 3 boxes of 6. How many are left?", True),
+        ("Solve 3x + 7 = 25", True),
+        ("How many legs does a spider have?", True),
+        ("What is six times seven?", True),
+    ],
+)
+def test_needs_calculation(question: str, needs: bool) -> None:
+    from app.reasoning.answer_units import needs_calculation
+
+    assert needs_calculation(question) is needs

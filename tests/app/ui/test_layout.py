@@ -182,3 +182,17 @@ def test_a_first_start_without_a_saved_layout_fits_the_screen_once_shown(
     window = make_window(ScriptedModel([]))  # shown by the fixture, never reset by the test
     qtbot.waitUntil(lambda: window.frameGeometry().width() <= 910, timeout=5_000)
     assert window.frameGeometry().height() <= 512
+
+
+def test_a_question_with_nothing_to_calculate_gets_a_plain_note(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel(['```python\nprint("William Shakespeare")\n```', "```python\nprint(6 * 7)\n```"]))
+    window.question_pane.pick_method("pal")
+    window.question.setPlainText("Who wrote Hamlet?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    note = window.output_pane.votes.text()
+    assert note.startswith("PAL Studio is for questions that need calculation") and "William Shakespeare" in note
+    window.question.setPlainText("What is six times seven?")
+    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        window.solve()
+    assert "need calculation" not in window.output_pane.votes.text()
