@@ -10,11 +10,9 @@ If any layer the plan promised cannot be applied, the program is not run at all.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
-import random
 import resource
 import signal
 import sys
@@ -24,11 +22,8 @@ from typing import Any, NoReturn
 
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
-from sandbox.data import frozen_tables
-from sandbox.program import execute, make_namespace
+from sandbox.guest import report_json, run_request
 from sandbox.protocol import ChildRequest, Emulate, decode_as, encode
-from sandbox.stepwise import Stepwise
-from sandbox.tracing import Tracer
 
 _PR_SET_PDEATHSIG = 1
 RESULT_FD = 3  # the report (and, for Chain of Code, emulation requests) as JSON lines
@@ -95,40 +90,18 @@ def run_child(
         os.closerange(REPLY_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         _lock_down(request, plan, parent_pid)
     except BaseException as exc:  # fail closed: never run the program half-isolated
-        _report({"status": "error", "error": f"the sandbox could not be locked down: {exc!r}"})
+        _write_report(
+            json.dumps({"status": "error", "error": f"the sandbox could not be locked down: {exc!r}"}).encode() + b"\n"
+        )
         os._exit(1)
 
     sys.stdin = io.StringIO()
     stdout = _CountingStream(1)
     sys.stdout, sys.stderr = stdout, _CountingStream(2)
-    random.seed()  # every fork would otherwise repeat the worker's random sequence
-    namespace = make_namespace()
-    if request.data is not None:
-        namespace["tables"] = frozen_tables(request.data)
-    tracer = Tracer(lambda: stdout.chars) if request.trace else None
-    steps: list[dict[str, Any]] | None = None
-    if request.emulate:
-        channel = _EmulationChannel()
-        stepwise = Stepwise(request.code, namespace, channel.ask)
-        outcome = stepwise.run()
-        steps = stepwise.steps
-        started += channel.paused_s  # the time limit does not run while the model thinks
-    else:
-        outcome = execute(request.code, namespace, tracer)
-    captured = _capture(namespace, request.capture, started + request.time_s)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # the program may have closed or replaced them
-            stream.flush()
-    _report(
-        {
-            "status": outcome.status,
-            "error": outcome.error,
-            "error_line": outcome.error_line,
-            "values": captured,
-            "trace": tracer.steps if tracer else None,
-            "steps": steps,
-        }
-    )
+    channel = _EmulationChannel()
+    ran = run_request(request, channel.ask, lambda: stdout.chars)
+    started += channel.paused_s  # the time limit does not run while the model thinks
+    _write_report(report_json(ran, _capture(ran.namespace, request.capture, started + request.time_s)) + b"\n")
     os._exit(0)
 
 
@@ -207,14 +180,6 @@ def _capture(namespace: dict[str, Any], names: tuple[str, ...], deadline: float)
         return values.capture(namespace, names)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-def _report(result: dict[str, Any]) -> None:
-    try:
-        data = json.dumps(result, ensure_ascii=True, allow_nan=False).encode() + b"\n"
-    except (TypeError, ValueError):
-        data = b'{"status": "error", "error": "the result could not be encoded"}\n'
-    _write_report(data)
 
 
 def _write_report(data: bytes) -> None:

@@ -22,11 +22,13 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sandbox import values
 from sandbox.data import frozen_tables
-from sandbox.program import execute, make_namespace
+from sandbox.program import Outcome, execute, make_namespace
 from sandbox.protocol import ChildRequest, Emulate, Fetch, OutputLimit, decode_as, encode, report_frame
 from sandbox.stepwise import Stepwise
 from sandbox.tracing import Tracer
@@ -89,36 +91,54 @@ def run() -> None:
     counter = [0]
     stdout = _CountingStream(sys.__stdout__.buffer, door, counter, request.output_bytes)  # type: ignore[union-attr]
     sys.stdout, sys.stderr = stdout, _CountingStream(sys.__stderr__.buffer, door, counter, request.output_bytes)  # type: ignore[union-attr]
-    random.seed()
+    ran = run_request(request, door.emulate, lambda: stdout.chars)
+    # The worker stops the guest at the limit; the capture gets what is left of it, at most 1 s.
+    door.ask(report_frame(report_json(ran, _capture(ran.namespace, request.capture, started + request.time_s))))
+
+
+@dataclass
+class Ran:
+    """One program run, before its variables are captured (natively and in the guest alike)."""
+
+    outcome: Outcome
+    namespace: dict[str, Any]
+    trace: list[dict[str, Any]] | None
+    steps: list[dict[str, Any]] | None
+
+
+def run_request(
+    request: ChildRequest, emulate: Callable[[Emulate], dict[str, Any]], output_chars: Callable[[], int]
+) -> Ran:
+    """Run the request's program once: fresh random numbers, the data as `tables`, traced or
+    statement by statement (Chain of Code, asking `emulate`) as asked."""
+    random.seed()  # a fork, or a guest prepared ahead, would otherwise repeat an earlier sequence
     namespace = make_namespace()
     if request.data is not None:
         namespace["tables"] = frozen_tables(request.data)
-    tracer = Tracer(lambda: stdout.chars) if request.trace else None
-    steps: list[dict[str, Any]] | None = None
     if request.emulate:
-        stepwise = Stepwise(request.code, namespace, door.emulate)
-        outcome = stepwise.run()
-        steps = stepwise.steps
-    else:
-        outcome = execute(request.code, namespace, tracer)
-    # The worker stops the guest at the limit; the capture gets what is left of it, at most 1 s.
-    captured = _capture(namespace, request.capture, started + request.time_s)
+        stepwise = Stepwise(request.code, namespace, emulate)
+        return Ran(stepwise.run(), namespace, None, stepwise.steps)
+    tracer = Tracer(output_chars) if request.trace else None
+    return Ran(execute(request.code, namespace, tracer), namespace, tracer.steps if tracer else None, None)
+
+
+def report_json(ran: Ran, captured: dict[str, Any]) -> bytes:
+    """The report, once the program's streams are flushed, as one JSON object (no newline)."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # the program may have closed or replaced them
             stream.flush()
     report = {
-        "status": outcome.status,
-        "error": outcome.error,
-        "error_line": outcome.error_line,
+        "status": ran.outcome.status,
+        "error": ran.outcome.error,
+        "error_line": ran.outcome.error_line,
         "values": captured,
-        "trace": tracer.steps if tracer else None,
-        "steps": steps,
+        "trace": ran.trace,
+        "steps": ran.steps,
     }
     try:
-        data = json.dumps(report, ensure_ascii=True, allow_nan=False).encode()
+        return json.dumps(report, ensure_ascii=True, allow_nan=False).encode()
     except (TypeError, ValueError):
-        data = b'{"status": "error", "error": "the result could not be encoded"}'
-    door.ask(report_frame(data))
+        return b'{"status": "error", "error": "the result could not be encoded"}'
 
 
 def _capture(namespace: dict[str, Any], names: tuple[str, ...], deadline: float) -> dict[str, Any]:

@@ -190,6 +190,12 @@ class Exited(Message):
     cpu_s: float
 
 
+# Chain of Code: a program may ask this many emulations of one run, each request this long at most
+# (a real request is a statement, its concrete form, an error and ≤ 16,000 characters of state);
+# both workers (sandbox.worker, sandbox.wasm) enforce them.
+MAX_EMULATIONS = 100
+MAX_EMULATE_BYTES = 256 * 1024
+
 M = TypeVar("M", bound=Message)
 
 _KINDS: tuple[type[Message], ...] = (RunRequest, Cancel, Emulated, Preparing, Ready, Result, Refused, EmulateRequest)

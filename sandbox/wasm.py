@@ -31,6 +31,8 @@ from importlib import resources
 from typing import Any
 
 from sandbox.protocol import (
+    MAX_EMULATE_BYTES,
+    MAX_EMULATIONS,
     Cancel,
     ChildRequest,
     Emulate,
@@ -60,8 +62,6 @@ CACHE_ENV = "PAL_STUDIO_WASM_CACHE"  # where the compiled module is kept (the ap
 POOL_ENV = "PAL_STUDIO_WASM_POOL"  # how many warm guests to keep ready (default 2; 0: none)
 # The modules a guest runs, in import order, loaded from this package's sources.
 GUEST_MODULES = ("values", "result", "protocol", "program", "tracing", "stepwise", "data", "warmup", "guest")
-MAX_EMULATIONS = 100  # as sandbox.worker
-MAX_EMULATE_BYTES = 256 * 1024
 MAX_DOOR_CALLS = MAX_EMULATIONS + 16  # fetch, report, output-limit and the emulations
 _REPORT_CAP = 8 * 1024 * 1024
 _MAX_LINE = 64 * 1024 * 1024

@@ -28,6 +28,8 @@ from sandbox import landlock, platforms, privileges, seccomp
 from sandbox._libc import prctl
 from sandbox.child import Plan, child_main
 from sandbox.protocol import (
+    MAX_EMULATE_BYTES,
+    MAX_EMULATIONS,
     Cancel,
     ChildRequest,
     Emulate,
@@ -57,10 +59,6 @@ _CHUNK = 65536
 _MAX_REQUEST = 64 * 1024 * 1024
 _DRAIN_S = 0.5  # after the child exited: how long to wait for its pipes' last bytes
 _KILL_GRACE_S = 5.0  # after SIGKILL: the zygote must report the exit by then
-# Chain of Code: a program may ask this many emulations of one run, each request this long at most
-# (a real request is a statement, its concrete form, an error and ≤ 16,000 characters of state).
-MAX_EMULATIONS = 100
-MAX_EMULATE_BYTES = 256 * 1024
 
 
 def make_plan() -> tuple[Plan, list[platforms.Layer]]:

@@ -269,7 +269,7 @@ def test_mmap_10_gb(box: Sandbox) -> None:
         "sys.modules['time'].sleep(3600)",
         "x = 7 ** (10**9)",
         "import sympy\nsympy.factorint(2**1021 - 1)",
-        "signal = sys.modules['signal']\nfor s in (signal.SIGXCPU, signal.SIGTERM):\n"
+        "signal = real_import('signal')\nfor s in (signal.SIGXCPU, signal.SIGTERM):\n"
         "    signal.signal(s, signal.SIG_IGN)\nwhile True:\n    pass",
     ],
     ids=["spin", "sleep", "c-level-power", "factorint", "ignore-signals"],

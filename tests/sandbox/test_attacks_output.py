@@ -9,9 +9,9 @@ import time
 from typing import Any
 
 from sandbox import Sandbox, Status
+from sandbox.protocol import MAX_EMULATE_BYTES, MAX_EMULATIONS
 from sandbox.report import MAX_REPORT_ITEMS
 from sandbox.tracing import MAX_STEPS
-from sandbox.worker import MAX_EMULATE_BYTES, MAX_EMULATIONS
 
 from .conftest import ESCAPE, NO_SYSCALLS, WASM, assert_contained, native_only
 

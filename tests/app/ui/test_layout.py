@@ -185,7 +185,9 @@ def test_a_first_start_without_a_saved_layout_fits_the_screen_once_shown(
 
 
 def test_a_question_with_nothing_to_calculate_gets_a_plain_note(qtbot: QtBot, make_window: WindowMaker) -> None:
-    window = make_window(ScriptedModel(['```python\nprint("William Shakespeare")\n```', "```python\nprint(6 * 7)\n```"]))
+    window = make_window(
+        ScriptedModel(['```python\nprint("William Shakespeare")\n```', "```python\nprint(6 * 7)\n```"])
+    )
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Who wrote Hamlet?")
     with qtbot.waitSignal(window.controller.solved, timeout=30_000):
