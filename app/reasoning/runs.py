@@ -74,6 +74,9 @@ class RunView:
     trace: list[dict[str, Any]] | None
     ok: bool
     summary: str  # e.g. "ok (12 ms)"
+    program: str = ""  # the program that ran (the stepper shows its lines)
+    duration_s: float = 0.0
+    backend: str = "native"  # the sandbox that ran it: "native" or "wasm"
 
 
 def view_of_run(result: RunResult, program: str = "") -> RunView:
@@ -90,6 +93,9 @@ def view_of_run(result: RunResult, program: str = "") -> RunView:
         trace=result.trace,
         ok=result.ok,
         summary=f"{result.status.value} ({result.duration_s * 1000:.0f} ms)",
+        program=program,
+        duration_s=result.duration_s,
+        backend=result.backend,
     )
 
 

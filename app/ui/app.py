@@ -68,15 +68,11 @@ def compose(
     history.mark_interrupted()  # a solve still "running" in the file was cut off by a crash or kill
     if sandbox is None:
         sandbox = Sandbox(backend=settings.sandbox, cache_dir=str(paths.wasm_cache))
-    controller = SolveController(sandbox, history, solve_log=paths.solve_log, settings_path=paths.settings)
-    window = MainWindow(
-        controller,
-        paths=paths,
-        settings=settings,
+    controller = SolveController(
+        sandbox, history, solve_log=paths.solve_log, settings_path=paths.settings, settings=settings,
         factory_for=factory_for,
-        show_welcome=show_welcome,
-        crash_report=crash_report,
-    )
+    )  # fmt: skip
+    window = MainWindow(controller, paths=paths, show_welcome=show_welcome, crash_report=crash_report)
     controller.load_model(model_factory or factory_for(settings))
     return window
 
@@ -122,18 +118,19 @@ def _capture_when_done(window: MainWindow, path: Path, *, solve: bool, step_thro
     def later() -> None:
         QTimer.singleShot(300, capture)
 
-    def show_a_middle_step(result: object) -> None:
-        if getattr(result, "trace", None):
+    def after_solve() -> None:
+        work = window.work
+        if work.origin == "solve" and step_through:  # then record a trace and show a step half way through
+            window.trace_program()
+        elif work.origin == "run" and work.trace:
             window.stepper.slider.setValue(window.stepper.slider.maximum() // 2)
+            later()
+        elif not step_through:
             later()
 
     if solve:
         window.controller.model_ready.connect(lambda _name: window.solve())
-        if step_through:  # then record a trace and show a step half way through
-            window.controller.solved.connect(lambda _solution: window.trace_program())
-            window.controller.ran.connect(show_a_middle_step)
-        else:
-            window.controller.solved.connect(lambda _solution: later())
+        window.work.solution_changed.connect(lambda _solution: after_solve())
     else:
         window.controller.model_ready.connect(lambda _name: later())
     window.controller.model_failed.connect(lambda _message: later())

@@ -80,6 +80,9 @@ class CodeEditor(QPlainTextEdit):
         self.error_line = 0
         self.step_line = 0
         self.emulated_lines: frozenset[int] = frozenset()
+        # The bands are drawn at text positions, the gutter by line number: redrawn on each change,
+        # they stay on the numbered line (a replaced program left the band on another line).
+        self.textChanged.connect(self._update_marks)
 
     def line_number_width(self) -> int:
         digits = len(str(max(1, self.blockCount())))

@@ -15,6 +15,7 @@ from app.data import DataSet
 from app.reasoning.methods import DATA_METHODS, PROGRAM_DEFAULT, Method
 from app.ui.controller import SolveController
 from app.ui.dialogs import data_file_path
+from app.ui.events import DataOpened, DataRefused
 from app.ui.question_pane import QuestionPane
 
 _SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson"}  # .xls: to be refused in words
@@ -29,8 +30,8 @@ class DataFiles(QObject):
         self._controller, self._pane, self._window = controller, pane, window
         self.data: DataSet | None = None
         self.path: Path | None = None
-        controller.data_opened.connect(self._on_data_opened)
-        controller.data_failed.connect(lambda message: self.status.emit(f"That data file cannot be used: {message}"))
+        controller.events.subscribe(DataOpened, self._on_data_opened)
+        controller.events.subscribe(DataRefused, self._on_data_refused)
         pane.open_data_button.clicked.connect(self.choose)
         pane.remove_data_button.clicked.connect(self.remove)
 
@@ -55,8 +56,12 @@ class DataFiles(QObject):
         paths = [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
         return paths[0] if len(paths) == 1 and paths[0].suffix.lower() in _SUFFIXES else None
 
-    def _on_data_opened(self, data: DataSet, path: Path) -> None:
-        self.data, self.path = data, path
+    def _on_data_refused(self, refused: DataRefused) -> None:
+        self.status.emit(f"That data file cannot be used: {refused.message}")
+
+    def _on_data_opened(self, opened: DataOpened) -> None:
+        self.data, self.path = opened.data, opened.path
+        data = opened.data
         self._pane.show_data(data)
         self.changed.emit()
         said = f"Opened {data.summary}. Ask a question about it; the program will read every row."

@@ -1,7 +1,8 @@
 """The history sidebar: search, browse, reopen and delete past solves.
 
 Signals: reopen(object: Solution), the past solve as the window shows any solve. Reads from the
-controller's `History`; owns no state of its own beyond what it shows.
+controller's `History`; owns no state of its own beyond what it shows. While a student tries a
+question themselves (`Work.hiding`), its answers are not listed either, until revealed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from app.reasoning.short_answer import shown_answer
 from app.store.history import History, HistoryEntry
 from app.ui.dialogs import confirmed
 from app.ui.plain import heading, tip
+from app.ui.work import Work
 
 # Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
 _MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
@@ -31,7 +33,7 @@ _MARK = {"answered": "● answered", "running": "… running", "cancelled": "–
 class HistoryPanel(QWidget):
     reopen = Signal(object)
 
-    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+    def __init__(self, history: History, work: Work, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._history = history
         self.search = QLineEdit(placeholderText="Search past solves")
@@ -48,7 +50,19 @@ class HistoryPanel(QWidget):
         self.delete_button.clicked.connect(self._on_delete_clicked)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
         self._hidden_question: str | None = None
+        work.solution_changed.connect(lambda shown: self.hide_answers_for(shown.question if work.hiding else None))
+        work.revealed.connect(lambda: self.hide_answers_for(None))
         self.refresh()
+
+    def focus_search(self) -> None:
+        """Ctrl+F: the search box (the history is shown first if it was hidden)."""
+        self.setVisible(True)
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def toggle(self) -> None:
+        """Ctrl+H: hide the history for more room, or show it again."""
+        self.setVisible(not self.isVisible())
 
     def hide_answers_for(self, question: str | None) -> None:
         """While a student tries `question` themselves, its answer is not in the list either."""

@@ -1,7 +1,8 @@
 """The right-hand pane: the answer (large, and typeset when it is math), the status line, and tabs
 for the program's output, stepping through a trace and the variables; copy and export buttons.
 
-A view only: the window tells it what to show and handles its buttons.
+A view of `Work` (what is solved, run, reopened) and `Events` (a vote's columns as they are
+written, chain of thought's words): it draws from them itself; the window handles its buttons.
 """
 
 from __future__ import annotations
@@ -27,12 +28,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.reasoning import SolveStatus, TokenStreamed
 from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
 from app.reasoning.answer_units import dressed, needs_calculation
+from app.reasoning.events import LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
+from app.reasoning.runs import RunView, error_text
 from app.reasoning.short_answer import shown_answer, shown_answers
 from app.reasoning.solution import Solution, method_words, sample_label
 from app.reasoning.working import worked_solution
@@ -40,12 +44,14 @@ from app.ui.background import Background
 from app.ui.charts import equation_graph_png
 from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
+from app.ui.events import Events
 from app.ui.lanes_view import LanesView
 from app.ui.math_view import Formulas
 from app.ui.picture import Picture
 from app.ui.plain import Label, heading, tip
 from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, picture
+from app.ui.work import Work
 from app.ui.working_view import WorkingView
 from sandbox import CapturedValue
 from sandbox.display import display_text
@@ -73,8 +79,9 @@ class OutputPane(QWidget):
     sample_chosen = Signal(str, str)
     graph_shown = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, work: Work, events: Events, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._work = work
         self.answer = Label("")
         self.full_answer = ""
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -93,7 +100,6 @@ class OutputPane(QWidget):
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
-        self._solution: Solution | None = None  # for Try it yourself: what to show once the student asks
         self._vote_answers: list[str | None] = []  # a vote in progress
         self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
@@ -116,6 +122,52 @@ class OutputPane(QWidget):
         layout.addLayout(buttons)
         self.show_math(None)
         self.votes.setVisible(False)
+        self._subscribe(work, events)
+
+    def _subscribe(self, work: Work, events: Events) -> None:
+        work.started.connect(self.clear)
+        work.solution_changed.connect(self._on_solution_changed)
+        work.run_changed.connect(self._show_run)
+        work.graph_changed.connect(self.show_graph)
+        work.forgotten.connect(self.forget_answer)
+        work.revealed.connect(self._on_revealed)
+        self.working.finished_trying.connect(work.reveal)
+        events.subscribe(TokenStreamed, self._on_token)
+        events.subscribe(VoteStarted, lambda started: self.start_vote(list(started.lanes)))
+        events.subscribe(LaneStreamed, lambda streamed: self.lanes.append(streamed.lane, streamed.text))
+        events.subscribe(LaneFinished, lambda done: self.lane_finished(done.lane, done.answer, done.program))
+        events.subscribe(LanesWaiting, lambda waiting: self.lanes.wait(waiting.lanes, waiting.reason))
+
+    def _on_token(self, token: TokenStreamed) -> None:
+        if token.purpose == "reasoning":  # chain of thought's words: under Output, never in the editor
+            self.append_output(token.text)
+
+    def _on_solution_changed(self, solution: Solution) -> None:
+        """A solve, a hand run, a reopened solve or a chosen reading: every part from `solution`,
+        so nothing of an earlier result stays on screen; then the tab that matters comes forward."""
+        origin, run = self._work.origin, self._work.last_run
+        if origin == "run" and run is not None:
+            self._show_run(run)
+        elif origin == "reopen":
+            self.clear()
+            error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
+            self.show_output(solution.output + (f"\n{error}" if error else ""))
+        self.show_solution(solution, self._work.trace, trying=self._work.hiding)
+        if origin in ("solve", "reopen"):
+            self.show_samples(solution)
+        if origin == "solve" and solution.status is SolveStatus.NO_PROGRAM:  # prose, not a program
+            self.show_output(solution.calls[-1].reply if solution.calls else "")
+        elif origin == "solve" and solution.program is None and solution.finish_reply:  # chain of thought
+            self.show_output(solution.finish_reply)
+        front = self._front_tab(solution, trace=origin == "run" and run is not None and bool(run.trace))
+        if front is not None:
+            self.bring_forward(front)
+
+    def _show_run(self, run: RunView) -> None:
+        self.show_output(run.text)
+        self.show_variables(run.values)
+        if run.trace is not None:
+            self.stepper.load(run.trace, run.stdout, run.program)
 
     def _build_tabs(self) -> None:
         self.drawing = Background(self)  # charts, graphs and formulas, off the UI thread and the model's
@@ -148,7 +200,6 @@ class OutputPane(QWidget):
         self.compare = CompareView()  # the leading answers side by side when they disagree
         self.tabs.addTab(self.compare, "Compare")
         self.samples.itemClicked.connect(self._on_samples_item_clicked)
-        self.working.finished_trying.connect(self._on_finished_trying)
         self.graph = Picture()  # an equation's graph, drawn here from the sandbox's sample points
         self.graph_pixmap: QPixmap | None = None
         self._graphs = 0  # which show_graph call a drawing that arrives belongs to
@@ -177,10 +228,6 @@ class OutputPane(QWidget):
         """A stepper key pressed anywhere in the window: the stepper comes forward and steps."""
         self.bring_forward(self.stepper)
         self.stepper.keys[keys].click()
-
-    def show_failure(self) -> None:
-        """A solve or run that ended in an error: what it printed and the error are what matter."""
-        self.tabs.setCurrentWidget(self.output)
 
     def clear(self) -> None:
         """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
@@ -233,8 +280,6 @@ class OutputPane(QWidget):
             values = ", ".join(f"{name} = {value}" for name, value in line.values.items()) or "no change"
             self.steps.addTopLevelItem(QTreeWidgetItem([display_text(f"line {line.line}, emulated: {values}")]))
         self._offer(self.steps, bool(solution.timeline or emulated))
-        if solution.timeline or emulated:
-            self.tabs.setCurrentWidget(self.steps)
 
     def show_how(self, solution: Solution) -> None:
         """The vote's tally (self-consistency) and whether chain of thought gave the answer."""
@@ -313,12 +358,12 @@ class OutputPane(QWidget):
         if trying:
             self.answer.setText("Hidden — try it yourself (Working tab)")
             self.output.setPlainText("Hidden while you try it yourself.")
-            self.tabs.setCurrentWidget(self.working)
 
-    def _on_finished_trying(self) -> None:
-        if self._solution is not None:
-            self.show_answer(self._solution.answer, question=self._solution.question)
-            self.show_output(self._solution.output)
+    def _on_revealed(self) -> None:
+        solution = self._work.solution
+        if solution is not None:
+            self.show_answer(solution.answer, question=solution.question)
+            self.show_output(solution.output)
 
     def start_vote(self, labels: list[str]) -> None:
         """A vote begins: its solves' columns, side by side, fill as the model writes them."""
@@ -354,8 +399,6 @@ class OutputPane(QWidget):
         self.compare.show_rivals(found)
         self._offer(self.vote_tab, bool(solution.sample_programs))
         self._offer(self.compare, len(found) >= 2)
-        if len(found) >= 2 and solution.answered and not solution.confidence.confident:
-            self.tabs.setCurrentWidget(self.compare)
         total = len(solution.sample_programs)
         winner = vote_key(solution.answer) if solution.answer else None
         for number, (program, answer) in enumerate(zip(solution.sample_programs, solution.sample_answers, strict=True)):
@@ -381,8 +424,6 @@ class OutputPane(QWidget):
         """Rows the program returned, with a chart when the question asked for one."""
         self.table_view.show_table(table, chart=chart)
         self._offer(self.table_view, table is not None)
-        if table is not None:
-            self.tabs.setCurrentWidget(self.table_view)
 
     def show_alternative(self, text: str | None) -> None:
         """Offer PAL's reading of the output when the program did not set `ans` (PoT)."""
@@ -427,7 +468,19 @@ class OutputPane(QWidget):
             for column, text in enumerate((name, display_text(value.repr), value.type)):
                 self.variables.setItem(row, column, QTableWidgetItem(text))
 
-    def show_trace(self, trace: list[dict[str, Any]], output: str, program: str = "") -> None:
-        self.stepper.load(trace, output, program)
-        if trace:
-            self.tabs.setCurrentWidget(self.stepper)
+    def _front_tab(self, solution: Solution, *, trace: bool) -> QWidget | None:
+        """The one tab that matters after a solve, run or reopen (None: the one in front stays): the
+        Working tab while the student tries it; what was printed and the error when it failed; the
+        leading answers side by side when the support is weak; the rows; the stepped-through run;
+        the steps of a method that reports them."""
+        weak = solution.answered and not solution.confidence.confident
+        shown = {tab: self.tabs.isTabVisible(self.tabs.indexOf(tab)) for tab in _on_demand_tabs(self)}
+        choices = (
+            (self.working, self._work.hiding),
+            (self.output, not solution.answered),
+            (self.compare, shown[self.compare] and weak),
+            (self.table_view, shown[self.table_view]),
+            (self.stepper, trace),
+            (self.steps, shown[self.steps]),
+        )
+        return next((tab for tab, wanted in choices if wanted), None)

@@ -1,19 +1,26 @@
-"""The Program pane: the editable program, Run / Step / Repair, and a proposed repair's diff."""
+"""The Program pane: the editable program (streamed in as the model writes it), Run / Step /
+Repair, a proposed repair's diff and a line's explanation. A view of `Work` and `Events`; the
+window decides what its buttons do."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from app.reasoning import ProgramExtracted, Solution, SolveStatus, TokenStreamed
 from app.reasoning.extract import streamed_program
+from app.reasoning.runs import RunView
 from app.ui.code_editor import CodeEditor, show_growing
+from app.ui.events import Events, LineExplained, RepairProposed
 from app.ui.layouts import column, row
 from app.ui.plain import Label, heading
 from app.ui.repair_view import RepairView
+from app.ui.work import Work
 
 
 class ProgramPane(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, work: Work, events: Events, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._work = work
         self.editor = CodeEditor()
         self.run_button = QPushButton("Run (Ctrl+R)")
         self.trace_button = QPushButton("Step (Ctrl+T)")
@@ -31,10 +38,19 @@ class ProgramPane(QWidget):
         self.repair_view.reverted.connect(self.editor.setPlainText)
         self._stream = ""  # the reply streaming in, of which the program is shown
         self._explaining = ""
+        self._repairing = False  # a requested repair streams beside the program, not into it
+        work.started.connect(self.start_over)
+        work.solution_changed.connect(self._on_solution_changed)
+        work.run_changed.connect(self._on_run_changed)
+        work.forgotten.connect(self.forget_explanation)
+        events.subscribe(TokenStreamed, self._on_token)
+        events.subscribe(ProgramExtracted, lambda extracted: self.editor.setPlainText(extracted.program))
+        events.subscribe(RepairProposed, self._on_repair_proposed)
+        events.subscribe(LineExplained, lambda explained: self.explained(explained.number, explained.text))
 
     def start_over(self) -> None:
         """A new solve: no program, no marks, no repair on offer, no explanation of the old one."""
-        self._stream = ""
+        self._stream, self._repairing = "", False
         self.editor.clear()
         self.clear_marks()
         self.repair_view.dismiss()
@@ -62,6 +78,51 @@ class ProgramPane(QWidget):
 
     def explained(self, number: int, text: str) -> None:
         self.explanation.setText(f"Line {number}: {text}" if text else f"Line {number}: no explanation came.")
+
+    def start_repair(self) -> str:
+        """A repair was asked for: it streams beside the program it would replace (returned)."""
+        self._repairing = True
+        return self.editor.toPlainText()
+
+    def _on_token(self, token: TokenStreamed) -> None:
+        if token.purpose == "explain":
+            self.explain_stream(token.text)
+        elif token.purpose == "reasoning":  # words are no program: they never go in the editor
+            return
+        elif self._repairing:
+            self.repair_view.stream(token.text)
+        else:
+            self.append(token.text)
+
+    def _on_repair_proposed(self, proposed: RepairProposed) -> None:
+        self._repairing = False
+        if proposed.program is None or not proposed.changes:
+            self.repair_view.dismiss()
+            return
+        self.repair_view.propose(proposed.before, proposed.program)
+        self.editor.setPlainText(proposed.program)
+        self.clear_marks()  # the error was the old program's
+
+    def _on_solution_changed(self, solution: Solution) -> None:
+        origin = self._work.origin
+        if origin == "reopen":
+            self.forget_explanation()
+            self.repair_view.dismiss()
+            self.editor.setPlainText(solution.program or "")
+        elif origin == "solve" and solution.status is SolveStatus.NO_PROGRAM:  # prose: it went under Output
+            self.editor.clear()
+        elif origin == "solve" and solution.program is not None:
+            self.editor.setPlainText(solution.program)
+        elif origin == "solve" and solution.samples > 1:  # chain of thought won the vote: the last program lost it
+            self.editor.clear()
+        run = self._work.last_run if origin == "run" else None
+        self.repair_button.setEnabled(not run.ok if run else bool(solution.program) and not solution.answered)
+        self.editor.mark_error_line(solution.error_line or 0)
+        self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
+
+    def _on_run_changed(self, run: RunView) -> None:
+        self.editor.mark_error_line(run.error_line or 0)
+        self.repair_button.setEnabled(not run.ok)
 
     def append(self, text: str) -> None:
         """Streamed reply text: the editor shows the program in it as it grows, fences hidden."""

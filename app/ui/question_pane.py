@@ -1,15 +1,19 @@
 """The Question pane: the question, an optional pasted table, examples, the method and the buttons
-that start and stop a solve. It shows and collects; the window decides what a click does."""
+that start and stop a solve. It shows and collects; the window decides what a click does. A
+reopened solve brings its question and method back; a different question makes `Work` forget the
+old answer (the program stays, to be run or edited for the new one)."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QPlainTextEdit, QPushButton, QWidget
 
 from app.data import DataSet
+from app.reasoning import Solution
 from app.reasoning.methods import PICKER, PLAIN_CHOICES
 from app.reasoning.tables import with_table
 from app.ui.layouts import column, row
 from app.ui.plain import Label, heading
+from app.ui.work import Work
 
 EXAMPLES = (
     "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?",
@@ -23,8 +27,9 @@ _MIN_LINES, _MAX_LINES = 3, 14
 
 
 class QuestionPane(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, work: Work, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._work = work
         self.question = QPlainTextEdit(placeholderText="Type a question that needs calculation…")
         self.table = QPlainTextEdit(placeholderText="Optional table: paste CSV or tab-separated rows")
         self.table.setMaximumHeight(90)
@@ -68,6 +73,20 @@ class QuestionPane(QWidget):
             layout.addStretch(1)  # spare height stays below the controls, not in an empty question box
         self.question.document().contentsChanged.connect(self._fit_question)
         self._fit_question()
+        self.try_yourself.toggled.connect(work.set_try_yourself)
+        self.question.textChanged.connect(self._on_question_text_changed)
+        work.solution_changed.connect(self._on_solution_changed)
+
+    def _on_solution_changed(self, solution: Solution) -> None:
+        if self._work.origin == "reopen":
+            self.question.setPlainText(solution.question)
+            self.table.clear()
+            self.pick_method(solution.method)
+
+    def _on_question_text_changed(self) -> None:
+        shown = self._work.solution
+        if shown is not None and self.full_question().strip() != shown.question.strip():
+            self._work.forget()
 
     def show_data(self, data: DataSet | None) -> None:
         """The open data file in a line or two, with what was changed on the way in."""

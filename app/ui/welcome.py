@@ -14,6 +14,7 @@ from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.controller import SolveController
+from app.ui.events import LoadProgress, SandboxPreparing, SandboxReady
 from app.ui.plain import Label
 
 SAMPLE = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
@@ -91,7 +92,8 @@ class WelcomeDialog(QDialog):
                 height += widget.sizeHint().height()
         self.setFixedHeight(height + 8)
 
-    def on_load_progress(self, done: int, total: int) -> None:
+    def on_load_progress(self, progress: LoadProgress) -> None:
+        done, total = progress.done, progress.total
         if total <= 0:
             return
         self.progress.setMaximum(1000)
@@ -112,13 +114,14 @@ class WelcomeDialog(QDialog):
         self.model_status.setText(f"The model could not be prepared: {message}")
         self._fit()
 
-    def on_isolation(self, level: str, problem: object) -> None:
-        words = _ISOLATION_WORDS.get(level, level)
-        self.isolation.setText(f"Isolation of programs — {words}" + (f" ({problem})" if problem else ""))
+    def on_isolation(self, ready: SandboxReady) -> None:
+        words = _ISOLATION_WORDS.get(ready.isolation, ready.isolation)
+        problem = f" ({ready.problem})" if ready.problem else ""
+        self.isolation.setText(f"Isolation of programs — {words}{problem}")
         self._fit()
 
-    def on_preparing(self, text: str) -> None:
-        self.isolation.setText(text)
+    def on_preparing(self, preparing: SandboxPreparing) -> None:
+        self.isolation.setText(preparing.text)
         self._fit()
 
     def done(self, result: int) -> None:
@@ -135,11 +138,12 @@ class WelcomeDialog(QDialog):
 def open_welcome(marker: Path, controller: SolveController, parent: QWidget) -> WelcomeDialog:
     """The guide, shown beside `parent` and following the controller's model and sandbox news."""
     welcome = WelcomeDialog(marker, parent)
-    controller.load_progress.connect(welcome.on_load_progress)
+    events = controller.events
+    events.subscribe(LoadProgress, welcome.on_load_progress, owner=welcome)
+    events.subscribe(SandboxReady, welcome.on_isolation, owner=welcome)
+    events.subscribe(SandboxPreparing, welcome.on_preparing, owner=welcome)
     controller.model_ready.connect(welcome.on_model_ready)
     controller.model_failed.connect(welcome.on_model_failed)
-    controller.isolation.connect(welcome.on_isolation)
-    controller.sandbox_preparing.connect(welcome.on_preparing)
     # Shown once the event loop runs, after the main window: a guide shown first ends up behind it
     # under a window manager.
     QTimer.singleShot(0, welcome.present)

@@ -1,39 +1,109 @@
-"""`Work`: the one current piece of work the window shows — what every pane renders from and
-every action (solve, hand run, repair, reopen, step-through) updates — so exports, the history and
-the screen never disagree. Qt-free; the question and the program as edited live in their boxes.
+"""`Work`: the window's one model — the current piece of work every pane shows: the shown
+solution, the solve a hand-edited program edits, the last run, its trace and the equation's graph.
+The controller writes job results into it, the window writes the user's choices; the panes
+subscribe to its signals and draw from its fields. Only its own methods change it, so exports, the
+history and the screen never disagree. The question and the program as edited live in their boxes.
+
+Signals: started() — a new solve, nothing of the last one applies; solution_changed(Solution) —
+a solve, a hand run, a reopened solve or a chosen reading (`origin` says which; a hand run's run
+is `last_run`, so it reaches the panes once); run_changed(RunView) — a program of the solve in
+progress ran; graph_changed(Graph); forgotten() — the question changed, the answer was another
+question's; revealed() — the student asked to see the answer they were trying.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
-from app.reasoning import Solution
+from PySide6.QtCore import QObject, Signal
+
+from app.reasoning import Solution, SolveStatus
+from app.reasoning.graphs import Graph
 from app.reasoning.runs import RunView
 
+Origin = Literal["solve", "run", "reopen", "choice"]
 
-@dataclass
-class Work:
-    solution: Solution | None = None  # what is shown and exported: a solve, a hand run or a reopened one
-    solve: Solution | None = None  # the last model solve, which a hand-edited program edits
-    last_run: RunView | None = None  # the last run shown; a repair starts from its error
-    trace: list[dict[str, Any]] | None = None  # the last step-through, for the stepper and exports
+
+class Work(QObject):
+    started = Signal()
+    solution_changed = Signal(Solution)
+    run_changed = Signal(RunView)
+    graph_changed = Signal(Graph)
+    forgotten = Signal()
+    revealed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.solution: Solution | None = None  # what is shown and exported
+        self.origin: Origin = "solve"  # how `solution` came
+        self.solve: Solution | None = None  # the last model solve, which a hand-edited program edits
+        self.last_run: RunView | None = None  # the last run shown; a repair starts from its error
+        self.trace: list[dict[str, Any]] | None = None  # the last step-through, for the stepper and exports
+        self.graph: Graph | None = None
+        self.try_yourself = False  # the student works the answer out before it is shown
+        self.hiding = False  # the shown answer waits until the student asks for it
 
     def start_over(self) -> None:
-        """A new solve or a reopened one: nothing of the last one applies."""
-        self.solution = self.solve = self.last_run = None
-        self.trace = None
+        """A new solve: nothing of the last one applies."""
+        self.solution = self.solve = self.last_run = self.trace = self.graph = None
+        self.hiding = False
+        self.started.emit()
 
     def solved(self, solution: Solution) -> None:
-        self.solution = self.solve = solution
-        self.trace = None
-
-    def reopened(self, solution: Solution) -> None:
-        self.start_over()
-        self.solution = solution
-        self.solve = solution if solution.calls else None  # a hand run has no model calls to keep
+        self.solve, self.trace = solution, None
+        self._show(solution, "solve")
 
     def ran(self, run: RunView) -> None:
+        """A program of the solve in progress ran (its answer comes with the solve)."""
+        self._keep_run(run)
+        self.run_changed.emit(run)
+
+    def ran_by_hand(self, run: RunView, solution: Solution) -> None:
+        """The user ran (or stepped through) the program: the run and what it answers, shown at once."""
+        self._keep_run(run)
+        self._show(solution, "run")
+
+    def reopened(self, solution: Solution) -> None:
+        self.solve = solution if solution.calls else None  # a hand run has no model calls to keep
+        self.last_run = self.trace = self.graph = None
+        self._show(solution, "reopen")
+
+    def chose_alternative(self) -> None:
+        """The user took PAL's reading of the printed output as the answer, labelled as such."""
+        solution = self.solution
+        if solution is None or not solution.alternative:
+            return
+        chosen = replace(
+            solution, answer=solution.alternative, status=SolveStatus.ANSWERED, alternative=None,
+            method=f"{solution.method}, printed output chosen",
+        )  # fmt: skip
+        self._show(chosen, "choice")
+
+    def graphed(self, graph: Graph) -> None:
+        self.graph = graph
+        self.graph_changed.emit(graph)
+
+    def forget(self) -> None:
+        """The question changed: the answer, its vote and an explanation were the old question's."""
+        if self.solution is not None:
+            self.solution, self.hiding = None, False
+            self.forgotten.emit()
+
+    def set_try_yourself(self, on: bool) -> None:
+        self.try_yourself = on
+
+    def reveal(self) -> None:
+        if self.hiding:
+            self.hiding = False
+            self.revealed.emit()
+
+    def _keep_run(self, run: RunView) -> None:
         self.last_run = run
         if run.trace is not None:
             self.trace = run.trace
+
+    def _show(self, solution: Solution, origin: Origin) -> None:
+        self.solution, self.origin = solution, origin
+        self.hiding = self.try_yourself and solution.answered and bool(solution.calls)
+        self.solution_changed.emit(solution)

@@ -77,7 +77,7 @@ def main() -> None:
         window.close()
 
     window.controller.model_ready.connect(start_solving)
-    window.controller.solved.connect(finished)
+    window.work.solution_changed.connect(finished)
     app.exec()
     close = getattr(window.controller.model, "close", None)
     if callable(close):

@@ -25,6 +25,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 WindowMaker = Callable[..., MainWindow]  # (model, sandbox=None) -> an open window
 
 
+def event_of(kind: type) -> Callable[[object], bool]:
+    """For `qtbot.waitSignal(controller.events.published, check_params_cb=event_of(Kind))`."""
+    return lambda event: isinstance(event, kind)
+
+
+def on_event(window: MainWindow, kind: type[Any], handler: Callable[[Any], None]) -> None:
+    """`handler` with each `kind` event the window's controller publishes."""
+    window.controller.events.subscribe(kind, handler)
+
+
 def private_window(
     factory: ModelFactory, folder: Path, *, sandbox: Sandbox | None = None, **options: Any
 ) -> MainWindow:

@@ -34,9 +34,9 @@ def test_a_window_on_private_paths_never_touches_the_users_files(
     with qtbot.waitSignal(window.controller.model_ready, timeout=30_000):
         window.show()
     window.question.setPlainText("A baker made 24 muffins and sold 3 boxes of 6. How many are left?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
     qtbot.waitUntil(paths.recovery.exists, timeout=5000)  # the autosave
     window.apply_settings(Settings(time_s=7.0))

@@ -11,11 +11,12 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
-from app.ui import main_window
+from app.ui import exporting
+from app.ui.events import DataOpened, DataRefused
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, event_of
 
 GROUPED = (
     "```python\ntotals = {}\nfor r in tables['sales']:\n"
@@ -34,7 +35,7 @@ def sales(tmp_path: Path) -> Path:
 
 
 def _open(qtbot: QtBot, window: MainWindow, path: Path) -> None:
-    with qtbot.waitSignal(window.controller.data_opened, timeout=10_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=10_000, check_params_cb=event_of(DataOpened)):
         window.open_data_file(path)
 
 
@@ -47,7 +48,7 @@ def test_a_question_over_a_data_file_gives_a_table_and_a_chart(
     assert pane.data_label.isVisible() and "sales: 90 rows × 2 columns" in pane.data_label.text()
     assert not window.table.isVisible()  # a data file or a pasted table, not both
     window.question.setPlainText("Units per region as a bar chart")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     view = window.output_pane.table_view
     assert window.tabs.currentWidget() is view
@@ -55,7 +56,7 @@ def test_a_question_over_a_data_file_gives_a_table_and_a_chart(
     assert view.table.rowCount() == 3 and first is not None and first.text() == "east"
     qtbot.waitUntil(view.chart.isVisible, timeout=30_000)  # the question asked for a chart (drawn off the UI thread)
     target = tmp_path / "out.csv"
-    monkeypatch.setattr(main_window, "csv_path", lambda _parent: target)
+    monkeypatch.setattr(exporting, "csv_path", lambda _parent: target)
     view.export_button.click()
     units = {r: sum(n % 7 for n in range(90) if ("north", "south", "east")[n % 3] == r) for r in ("east", "north")}
     assert target.read_text().splitlines()[:3] == ["region,units", f"east,{units['east']}", f"north,{units['north']}"]
@@ -65,7 +66,7 @@ def test_a_hand_run_reads_the_data_too(qtbot: QtBot, make_window: WindowMaker, s
     window = make_window(ScriptedModel([]))
     _open(qtbot, window, sales)
     window.editor.setPlainText("ans = len(tables['sales'])")
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
     assert window.answer.text() == "90"
 
@@ -77,7 +78,7 @@ def test_a_file_dropped_on_the_window_is_opened(qtbot: QtBot, make_window: Windo
     drop = QDropEvent(
         QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
-    with qtbot.waitSignal(window.controller.data_opened, timeout=10_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=10_000, check_params_cb=event_of(DataOpened)):
         window.dropEvent(drop)
     assert "sales.csv" in window.question_pane.data_label.text()
     window.remove_data()
@@ -89,7 +90,7 @@ def test_bad_files_and_methods_without_programs_are_refused_in_words(
 ) -> None:
     window = make_window(ScriptedModel([]))
     (tmp_path / "wide.csv").write_text(",".join(f"c{n}" for n in range(10_000)) + "\n" + "1," * 9_999 + "1\n")
-    with qtbot.waitSignal(window.controller.data_failed, timeout=10_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=10_000, check_params_cb=event_of(DataRefused)):
         window.open_data_file(tmp_path / "wide.csv")
     assert "10,000 columns" in window.status_label.text()
     _open(qtbot, window, sales)

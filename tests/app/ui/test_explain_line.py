@@ -6,10 +6,12 @@ from __future__ import annotations
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
+from app.reasoning import TokenStreamed
+from app.ui.events import LineExplained
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, event_of, on_event
 
 PROGRAM = "bagels = 5\nbagel_cost = 3\nmoney_spent = bagels * bagel_cost\nprint(23 - money_spent)"
 
@@ -29,8 +31,8 @@ def test_the_line_under_the_cursor_is_explained(qtbot: QtBot, make_window: Windo
     window.editor.setPlainText(PROGRAM)
     _cursor_on(window, 3)
     streamed: list[str] = []
-    window.controller.explain_token.connect(lambda _t: streamed.append(window.program_pane.explanation.text()))
-    with qtbot.waitSignal(window.controller.explained, timeout=30_000):
+    on_event(window, TokenStreamed, lambda _t: streamed.append(window.program_pane.explanation.text()))
+    with qtbot.waitSignal(window.controller.events.published, timeout=30_000, check_params_cb=event_of(LineExplained)):
         window.explain_line()
     shown = window.program_pane.explanation
     assert shown.isVisible() and shown.text().startswith("Line 3: This multiplies")
@@ -43,7 +45,7 @@ def test_esc_stops_an_explanation(qtbot: QtBot, make_window: WindowMaker) -> Non
     window = make_window(model)
     window.editor.setPlainText(PROGRAM)
     _cursor_on(window, 1)
-    with qtbot.waitSignal(window.controller.explained, timeout=30_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=30_000, check_params_cb=event_of(LineExplained)):
         window.explain_line()
         qtbot.wait(200)
         window.controller.cancel()

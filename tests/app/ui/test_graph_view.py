@@ -20,7 +20,7 @@ PROGRAM = (
 def test_an_equation_is_graphed_and_exported(qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
     window = make_window(ScriptedModel([PROGRAM]))
     window.question.setPlainText("Solve for x: 3x + 7 = 25.")
-    with qtbot.waitSignal(window.controller.graph_ready, timeout=60_000) as drawn:
+    with qtbot.waitSignal(window.work.graph_changed, timeout=60_000) as drawn:
         window.solve()
     graph = drawn.args[0]
     assert [m.label for m in graph.marks] == ["x = 6"]

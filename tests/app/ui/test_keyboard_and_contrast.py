@@ -67,7 +67,7 @@ def test_deleting_a_history_entry_asks_first(
 ) -> None:
     window = make_window(ScriptedModel([PROGRAM]))
     window.question.setPlainText("What is 5 + 2 * 3?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     asked: list[str] = []
 
@@ -108,7 +108,7 @@ def test_long_work_shows_its_phase_and_the_seconds_so_far(qtbot: QtBot, make_win
     qtbot.waitUntil(lambda: window.status_label.text().endswith("… 1 s"), timeout=5_000)
     assert window.status_label.text().startswith("Writing the program")
     qtbot.waitUntil(lambda: window.status_label.text().endswith("… 2 s"), timeout=5_000)
-    with qtbot.waitSignal(window.controller.solved, timeout=10_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=10_000):
         window.controller.cancel()
     assert not window.status_label.text().endswith(" s")  # the count stops with the work
 

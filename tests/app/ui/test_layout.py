@@ -9,10 +9,11 @@ from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from app.reasoning import ProgramExtracted
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, event_of
 
 
 class _Screen:
@@ -54,7 +55,7 @@ def test_the_minimum_size_fits_a_small_laptop(make_window: WindowMaker) -> None:
 def test_long_texts_do_not_widen_the_window(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([]))
     before = window.width()
-    window._show_status("The program failed: " + "a very long error message " * 80)
+    window.status.show("The program failed: " + "a very long error message " * 80)
     window.output_pane.show_answer("1234567890" * 40)
     window.model_label.setText("model: " + "a model with a very long name " * 10)
     window.output_pane.stepper.position.setText("step 3 of 9: " + "x = x + 1; " * 60)
@@ -84,7 +85,7 @@ def test_a_table_answer_a_vote_compare_a_graph_and_an_explanation_stay_inside_a_
     qtbot.wait(50)
     window.question_pane.pick_method("sc-pal")
     window.question.setPlainText("List every expense from March 2024 in the food category as a table")
-    with qtbot.waitSignal(window.controller.solved, timeout=120_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=120_000):
         window.solve()
     pane = window.output_pane
     curve = Curve("left side", tuple(float(x) for x in range(-50, 51)))
@@ -114,18 +115,18 @@ def test_tabs_appear_with_their_content_and_the_one_that_matters_comes_forward(
     pane = window.output_pane
     assert _visible_tabs(window) == ["Output", "Working", "Step through", "Variables"]
     window.question.setPlainText("What is 6 times 7?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert _visible_tabs(window) == ["Output", "Working", "Step through", "Variables"]
     window.question.setPlainText("List every expense from March 2024 as a table")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert "Table" in _visible_tabs(window) and pane.tabs.currentWidget() is pane.table_view
     assert window.answer.text() == "30 rows — see Table"
     listed = window.history_panel.list.item(0).text()
     assert "→ 30 rows — see Table" in listed and "datetime" not in listed  # the history says it the same way
     window.question.setPlainText("What is one divided by zero?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert "Table" not in _visible_tabs(window)  # the last solve's table went with it
     assert pane.tabs.currentWidget() is pane.output and "ZeroDivisionError" in pane.output.toPlainText()
@@ -144,7 +145,9 @@ def test_small_acknowledgements(qtbot: QtBot, make_window: WindowMaker, monkeypa
     window.history_panel.list.itemClicked.emit(window.history_panel.list.item(0))  # a note: nothing opens
     window.history_panel.search.clear()
     window.question.setPlainText("Wait, then print one")
-    with qtbot.waitSignal(window.controller.program, timeout=30_000):
+    with qtbot.waitSignal(
+        window.controller.events.published, timeout=30_000, check_params_cb=event_of(ProgramExtracted)
+    ):
         window.solve()
     qtbot.waitUntil(lambda: window.controller.is_busy, timeout=5_000)
     window.cancel()
@@ -159,7 +162,7 @@ def test_a_different_question_clears_the_old_answer_vote_and_explanation(
     window = make_window(ScriptedModel([twelve] * 5))
     window.question_pane.pick_method("sc-pal")
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     window.program_pane.explained(1, "the price of one pen")
     window.program_pane.explanation.setVisible(True)
@@ -190,11 +193,11 @@ def test_a_question_with_nothing_to_calculate_gets_a_plain_note(qtbot: QtBot, ma
     )
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Who wrote Hamlet?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     note = window.output_pane.votes.text()
     assert note.startswith("PAL Studio is for questions that need calculation") and "William Shakespeare" in note
     window.question.setPlainText("What is six times seven?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert "need calculation" not in window.output_pane.votes.text()

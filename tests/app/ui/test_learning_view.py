@@ -20,7 +20,7 @@ LOOP = "total = 0\nfor i in range(3):\n    total += i\nprint(total)\nans = total
 def test_stepper_moves_and_highlights_lines_and_changes(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([]))
     window.editor.setPlainText(LOOP)
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         qtbot.keyClick(window.editor, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
     stepper = window.stepper
     assert window.tabs.currentWidget() is stepper
@@ -55,7 +55,7 @@ def test_sympy_answer_is_typeset_and_quantities_listed(qtbot: QtBot, make_window
     window = make_window(ScriptedModel([program]))
     window.method.setCurrentIndex(window.method.findData("pot"))
     window.question.setPlainText("Three quarters each for two people?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "3/2"
     qtbot.waitUntil(lambda: window.math.isVisibleTo(window) and not window.math.pixmap().isNull(), timeout=30_000)
@@ -67,9 +67,9 @@ def test_export_all_three_formats(qtbot: QtBot, make_window: WindowMaker, tmp_pa
     window = make_window(ScriptedModel(["```python\n" + LOOP + "```"]))
     window.method.setCurrentIndex(window.method.findData("pal"))
     window.question.setPlainText("Sum of 0, 1 and 2?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.trace_program()
     for suffix in (".md", ".py", ".ipynb"):
         window.export_to(tmp_path / f"solution{suffix}")

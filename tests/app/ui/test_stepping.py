@@ -49,15 +49,15 @@ def test_stepping_through_the_solves_own_program_adds_nothing_to_the_history(
 ) -> None:
     window = make_window(ScriptedModel(["```python\ntotal = 4 * 3\nprint(total)\n```"]))
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     listed = window.history_panel.list.count()
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000) as stepped:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as stepped:
         window.trace_program()
     assert window.history_panel.list.count() == listed  # looking is not editing
     assert stepped.args[0].method == "pal" and window.stepper.variables.rowCount() >= 0
     window.editor.setPlainText("total = 4 * 3 + 1\nprint(total)")
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000) as edited:
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as edited:
         window.run_program()
     assert window.history_panel.list.count() == listed + 1
     assert edited.args[0].method == "pal, program edited" and edited.args[0].answer == "13"

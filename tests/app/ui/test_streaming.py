@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from app.ui.main_window import NO_PROGRAM_TEXT
+from app.reasoning import TokenStreamed
+from app.ui.events import RepairProposed
+from app.ui.status_view import NO_PROGRAM_TEXT
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, event_of, on_event
 
 
 def test_fences_never_show_while_the_program_streams(qtbot: QtBot, make_window: WindowMaker) -> None:
     model = ScriptedModel(["```python\nx = 5\nprint(x * 2)\n```\nThat prints ten."], chunk_size=3, chunk_delay_s=0.005)
     window = make_window(model)
     seen: list[str] = []
-    window.controller.token.connect(lambda _text: seen.append(window.editor.toPlainText()))
+    on_event(window, TokenStreamed, lambda _token: seen.append(window.editor.toPlainText()))
     window.question.setPlainText("What is twice 5?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert len(seen) > 5 and not any("`" in text for text in seen)
     assert any(text.startswith("x = 5") for text in seen)
@@ -30,26 +32,38 @@ def test_a_repair_streams_beside_the_program_it_repairs(qtbot: QtBot, make_windo
     fixed = "```python\nprice = 4\nprint(price * 2)\n```"
     window = make_window(ScriptedModel([failing, fixed], chunk_size=3, chunk_delay_s=0.005))
     window.question.setPlainText("What is twice the price of 4?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     during: list[tuple[str, str, bool]] = []
-    window.controller.repair_token.connect(
+    on_event(
+        window,
+        TokenStreamed,
         lambda _t: during.append(
             (window.editor.toPlainText(), window.diff.toPlainText(), window.accept_button.isEnabled())
-        )
+        ),
     )
-    with qtbot.waitSignal(window.controller.repaired, timeout=30_000):
+    with qtbot.waitSignal(window.controller.events.published, timeout=30_000, check_params_cb=event_of(RepairProposed)):
         window.repair()
     assert during and all(editor == "price = 4\nprint(price / 0)" for editor, _diff, _ok in during)
     assert during[-1][1].startswith("Writing the repair…") and "price * 2" in during[-1][1]
     assert not any(ok for _e, _d, ok in during)  # nothing to accept until it is complete
     assert "+print(price * 2)" in window.diff.toPlainText() and window.accept_button.isEnabled()
+    assert window.editor.error_line == 0 and window.editor.extraSelections() == []  # the error was the old program's
+
+
+def test_an_error_band_stays_on_its_numbered_line_when_the_text_changes(make_window: WindowMaker) -> None:
+    editor = make_window(ScriptedModel([])).editor
+    editor.setPlainText("a = 1\nb = 2\nc = a / 0")
+    editor.mark_error_line(3)
+    editor.setPlainText("x = 0\ny = 1 / x\nprint(y)\nprint(x)")
+    (band,) = editor.extraSelections()
+    assert band.cursor.blockNumber() + 1 == editor.error_line == 3
 
 
 def test_a_reply_in_words_is_not_put_in_the_program_editor(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel(["Hamlet was written by William Shakespeare."], chunk_size=5))
     window.question.setPlainText("Who wrote Hamlet?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert window.editor.toPlainText() == ""
     assert "Shakespeare" in window.output.toPlainText()
@@ -61,11 +75,14 @@ def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBo
     window = make_window(ScriptedModel([reasoning, "```python\nprint(3 * 4)\n```"], chunk_size=4, chunk_delay_s=0.005))
     window.question_pane.pick_method("mix")
     seen: list[tuple[str, str]] = []
-    window.controller.reasoning_token.connect(
-        lambda _t: seen.append((window.editor.toPlainText(), window.output.toPlainText()))
-    )
+
+    def streamed(token: TokenStreamed) -> None:
+        if token.purpose == "reasoning":
+            seen.append((window.editor.toPlainText(), window.output.toPlainText()))
+
+    on_event(window, TokenStreamed, streamed)
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert len(seen) > 5 and all(editor == "" for editor, _output in seen)
     assert seen[-1][1] == reasoning

@@ -5,13 +5,15 @@ widgets, real sandbox)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
+from app.reasoning.events import LaneFinished
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import WindowMaker, on_event
 
 TWELVE = "```python\nprice = 4\nprint(price * 3)\n```"
 ELEVEN = "```python\nprint(11)\n```"
@@ -25,14 +27,14 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
     tallies: list[str] = []
     shown_tabs: list[object] = []
 
-    def finished(_lane: int, _answer: object, _program: object) -> None:
+    def finished(_finished: LaneFinished) -> None:
         listed.append(pane.samples.item(pane.samples.count() - 1).text())
         tallies.append(pane.votes.text())
         shown_tabs.append(pane.tabs.currentWidget())
 
-    window.controller.lane_finished.connect(finished)
+    on_event(window, LaneFinished, finished)
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert listed[:3] == ["Program 1 of 5: 12", "Program 2 of 5: 11", "Program 3 of 5: failed"]
     assert tallies[:3] == ["Vote so far: 12 ×1", "Vote so far: 12 ×1, 11 ×1", "Vote so far: 12 ×1, 11 ×1"]
@@ -53,7 +55,7 @@ def test_a_votes_programs_arrive_and_open_one_by_one(qtbot: QtBot, make_window: 
     samples.itemClicked.emit(samples.item(1))
     assert window.editor.toPlainText() == "print(11)"
     assert "Program 2 of 5 is in the editor" in window.status_label.text()
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
     assert window.answer.text() == "$11.00" and samples.count() == 5  # a hand run keeps the vote's list
 
@@ -62,7 +64,7 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(qtbot: QtBot, make_window
     window = make_window(ScriptedModel(["```python\nans = 7 * 8\n```", "7 times 8 is 56, nearest is (C).\nAnswer: C"]))
     window.question_pane.pick_method("pot+finish")
     window.question.setPlainText("What is 7 times 8? Answer Choices: (A) 54 (B) 58 (C) 64 (D) 72")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert window.answer.text() == "C"
     label = window.output_pane.votes.text()
@@ -74,7 +76,7 @@ def _solve_mixed(qtbot: QtBot, window: MainWindow, model: ScriptedModel) -> None
     window.controller.model = model
     window.question_pane.pick_method("mix")
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
 
 
@@ -118,8 +120,10 @@ def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_windo
     window = make_window(model)
     pane = window.output_pane
     lengths_at_first_finish: list[list[int]] = []
-    window.controller.lane_finished.connect(
-        lambda *_: lengths_at_first_finish.append([len(t.toPlainText()) for t in pane.lanes.texts])
+    on_event(
+        window,
+        LaneFinished,
+        lambda _f: lengths_at_first_finish.append([len(t.toPlainText()) for t in pane.lanes.texts]),
     )
     _solve_mixed(qtbot, window, model)
     assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
@@ -129,7 +133,7 @@ def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_windo
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Three pens at $4: how much?")
     window.controller.model = ScriptedModel([TWELVE])
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert not pane.lanes.isVisible() and pane.lanes.texts == []  # one solve: no columns
 
@@ -152,7 +156,7 @@ def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, m
     window = make_window(model)
     lanes = window.output_pane.lanes
     placeholders: list[list[str]] = []
-    window.controller.lane_finished.connect(lambda *_: placeholders.append([t.placeholderText() for t in lanes.texts]))
+    on_event(window, LaneFinished, lambda _f: placeholders.append([t.placeholderText() for t in lanes.texts]))
     _solve_mixed(qtbot, window, model)
     assert placeholders[0] == [
         "Reading the question…",
@@ -169,7 +173,7 @@ def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_windo
     window.question_pane.pick_method("sc-pal")
     window.question.setPlainText("Three pens at $4: how much?")
     finished: list[int] = []
-    window.controller.lane_finished.connect(lambda lane, _answer, _program: finished.append(lane))
+    on_event(window, LaneFinished, lambda done: finished.append(done.lane))
     window.solve()
     qtbot.waitUntil(lambda: len(finished) >= 1, timeout=30_000)
     with qtbot.waitSignal(window.controller.busy, timeout=30_000, check_params_cb=lambda busy: not busy):
@@ -179,13 +183,15 @@ def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_windo
     assert all(text.endswith(": cancelled") for text in headers[1:]), headers
 
 
-def test_a_votes_phase_is_the_votes_own(qtbot: QtBot, make_window: WindowMaker) -> None:
+def test_a_votes_phase_is_the_votes_own(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
     window = make_window(ScriptedModel([TWELVE, ELEVEN, TWELVE, TWELVE, ELEVEN]))
     window.question_pane.pick_method("sc-pal")
     phases: list[str] = []
-    window.controller.phase.connect(phases.append)
+    monkeypatch.setattr(window.status.ticker, "set_phase", phases.append)  # every phase, as it is set
     window.question.setPlainText("Three pens at $4: how much?")
-    with qtbot.waitSignal(window.controller.solved, timeout=60_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     during = phases[phases.index("5 programs being written…") :]
     assert "5 programs being written… 1 of 5 done" in during

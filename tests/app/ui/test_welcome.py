@@ -11,12 +11,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.paths import AppPaths
+from app.ui.events import LoadProgress
 from app.ui.plain import Label
 from app.ui.welcome import SAMPLE, is_first_run
 from models.assembly import assemble
 from models.testing import ScriptedModel
 
-from .conftest import private_window
+from .conftest import on_event, private_window
 
 
 def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,7 +45,7 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
     # Shown after the main window (before it, a window manager put it behind), never modal.
     assert welcome is not None and not welcome.isVisible() and not welcome.isModal()
     seen: list[int] = []
-    window.controller.load_progress.connect(lambda done, _total: seen.append(done))
+    on_event(window, LoadProgress, lambda progress: seen.append(progress.done))
     with qtbot.waitSignal(window.controller.model_ready, timeout=30_000):
         window.show()
     qtbot.waitUntil(welcome.isVisible, timeout=5_000)
@@ -54,7 +55,7 @@ def test_first_run_guides_and_then_stays_away(qtbot: QtBot, tmp_path: Path, monk
     assert len(seen) >= 2 and seen[-1] == len(whole)
     assert welcome.model_status.text() == "Model ready: tiny model"
     assert welcome.isolation.text().startswith("Isolation of programs — Strong")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         welcome.sample_button.click()
     assert window.question.toPlainText() == SAMPLE and window.answer.text() == "6"
     assert not welcome.isVisible()

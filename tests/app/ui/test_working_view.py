@@ -23,7 +23,7 @@ def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: Wi
     window.question.setPlainText(
         "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
     )
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     view = window.output_pane.working
     assert [step.text for step in view.steps][:2] == ["Olivia starts with $23", "She buys 5 bagels at $3 each"]
@@ -41,7 +41,7 @@ def test_the_working_is_shown_typeset_and_exported(qtbot: QtBot, make_window: Wi
         and r"$\mathrm{money\ spent} = \mathrm{bagels} \times \mathrm{bagel\ cost} = 5 \times 3" in text
     )
     window.editor.setPlainText("apples = 2\npears = 3\nans = apples * pears")
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.run_program()
     assert [step.latex for step in view.steps][
         -1
@@ -52,7 +52,7 @@ def test_try_it_yourself_hides_the_answer_and_checks_an_attempt(qtbot: QtBot, ma
     window = make_window(ScriptedModel([BAGELS]))
     window.question_pane.try_yourself.setChecked(True)
     window.question.setPlainText("Olivia has $23. She bought five bagels for $3 each. How much is left?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     view = window.output_pane.working
     assert view.trying and view.shown == 0 and "8" not in window.answer.text()
@@ -75,7 +75,7 @@ def test_trying_hides_the_answer_in_the_history_too_and_step_through_keeps_what_
     window = make_window(ScriptedModel([BAGELS]))
     window.question_pane.try_yourself.setChecked(True)
     window.question.setPlainText("Olivia has $23. She bought five bagels for $3 each. How much is left?")
-    with qtbot.waitSignal(window.controller.solved, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     listed = window.history_panel.list.item(0).text()
     assert "→ 8" not in listed and "hidden while you try it" in listed
@@ -83,7 +83,7 @@ def test_trying_hides_the_answer_in_the_history_too_and_step_through_keeps_what_
     assert view.verdict.text().startswith("Solved at ")
     view.reveal_next()
     view.reveal_next()
-    with qtbot.waitSignal(window.controller.hand_run, timeout=30_000):
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.trace_program()  # step through the same program: the two revealed steps stay
     assert view.trying and view.shown == 2
     view.show_all_button.click()

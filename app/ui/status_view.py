@@ -1,0 +1,147 @@
+"""The status bar and the answer pane's status line: what runs now (with the seconds so far, from
+`PhaseTicker`), how the last solve or run ended, the model, its speed and the sandbox. A view of
+the controller's signals, `Work` and `Events`; the window only says things through `show`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QStatusBar
+
+from app.reasoning import ExecutionStarted, ModelStarted, Solution, SolveStatus
+from app.reasoning.events import PHASES, LaneFinished, LanesWaiting, VoteStarted
+from app.reasoning.runs import RunView, speed_text, status_detail
+from app.ui.controller import SolveController
+from app.ui.events import (
+    LoadProgress,
+    ModelLoading,
+    Phase,
+    RepairProposed,
+    SandboxPreparing,
+    SandboxReady,
+    SandboxStarting,
+)
+from app.ui.phase_ticker import PhaseTicker
+from app.ui.plain import Label, tip
+
+_LABEL_WIDTH = 320
+NO_PROGRAM_TEXT = (
+    "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
+    "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
+)
+
+
+class StatusView(QObject):
+    def __init__(self, bar: QStatusBar, line: Label, controller: SolveController) -> None:
+        super().__init__(bar)
+        self._bar, self._line, self._controller = bar, line, controller
+        self.model_label, self.speed_label, self.isolation_label = Label("model: loading…"), Label(), Label()
+        for label in (self.model_label, self.speed_label, self.isolation_label):
+            label.setMaximumWidth(_LABEL_WIDTH)  # a long model name is cut, not a wider window
+            bar.addPermanentWidget(label)
+        self.ready_text = "Ready."
+        self.ticker = PhaseTicker(self)
+        self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
+        self._vote_done = 0
+        self.ticker.text.connect(self.show)
+        controller.busy.connect(self.ticker.set_busy)
+        controller.model_ready.connect(self._on_model_ready)
+        controller.model_failed.connect(self._on_model_failed)
+        controller.failed.connect(lambda message: self.show(f"Something went wrong: {message}"))
+        work, events = controller.work, controller.events
+        work.started.connect(self._on_started)
+        work.solution_changed.connect(self._on_solution_changed)
+        work.run_changed.connect(self._on_run_changed)
+        events.subscribe(Phase, lambda phase: self.ticker.set_phase(phase.text))
+        events.subscribe(SandboxPreparing, lambda preparing: self.ticker.set_phase(preparing.text))
+        events.subscribe(ModelLoading, self._on_model_loading)
+        events.subscribe(LoadProgress, self._on_load_progress)
+        events.subscribe(SandboxStarting, lambda _starting: self.isolation_label.setText("sandbox: starting…"))
+        events.subscribe(SandboxReady, self._on_sandbox_ready)
+        events.subscribe(ModelStarted, self._on_model_started)
+        events.subscribe(ExecutionStarted, self._on_execution_started)
+        events.subscribe(VoteStarted, self._on_vote_started)
+        events.subscribe(LaneFinished, self._on_lane_finished)
+        events.subscribe(LanesWaiting, lambda _waiting: self.ticker.set_phase(PHASES["turns"] + "…"))
+        events.subscribe(RepairProposed, self._on_repair_proposed)
+
+    def show(self, text: str) -> None:
+        self._line.setText(text)
+        self._bar.showMessage(text)
+
+    def _on_started(self) -> None:
+        self._vote_lanes, self._vote_done = (), 0
+
+    def _on_solution_changed(self, solution: Solution) -> None:
+        origin = self._controller.work.origin
+        if origin == "solve" and solution.status is SolveStatus.NO_PROGRAM:
+            self.show(NO_PROGRAM_TEXT)
+        elif origin == "solve":
+            self.show(status_detail(solution))
+            self.speed_label.setText(speed_text(solution, self._controller.settings.n_ctx))
+        elif origin == "run" and self._controller.work.last_run is not None:
+            self._on_run_changed(self._controller.work.last_run)
+        elif origin == "reopen":
+            self.show(f"Reopened a past solve: {solution.message}")
+        elif origin == "choice":
+            self.show("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
+
+    def _on_run_changed(self, run: RunView) -> None:
+        self.isolation_label.setText(f"sandbox: {run.isolation} · {self._controller.sandbox_name}")
+        self.show(run.summary)
+
+    def _on_model_loading(self, _loading: ModelLoading) -> None:
+        self.model_label.setText("model: loading…")
+        self.ticker.set_phase("Loading the model…")
+
+    def _on_load_progress(self, progress: LoadProgress) -> None:
+        if progress.total:
+            self.ticker.set_phase(f"Preparing the model… {100 * progress.done // progress.total}%")
+
+    def _on_model_ready(self, name: str) -> None:
+        text = f"model: {name}"  # a long file name is cut in the middle with "…", whole in the tooltip
+        metrics = self.model_label.fontMetrics()
+        self.model_label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, _LABEL_WIDTH))
+        self.model_label.setToolTip(tip(text))
+        self.show(self.ready_text)
+
+    def _on_model_failed(self, message: str) -> None:
+        self.model_label.setText("model: not loaded")
+        self.show(f"The model could not be loaded: {message}")
+
+    def _on_sandbox_ready(self, ready: SandboxReady) -> None:
+        self.isolation_label.setText(f"sandbox: {ready.isolation} · {ready.backend}")
+        self.isolation_label.setToolTip(tip("\n".join(ready.layers)))
+        if ready.problem:
+            self.show(f"Programs cannot be run here: {ready.problem}")
+
+    def _on_model_started(self, started: ModelStarted) -> None:
+        if not self._vote_lanes:  # a vote's phase is the vote's, not one method's words
+            self.ticker.set_phase(PHASES.get(started.purpose, "Writing the program") + "…")
+
+    def _on_execution_started(self, _started: ExecutionStarted) -> None:
+        if not self._vote_lanes:
+            self.ticker.set_phase("Running the program in the sandbox…")
+
+    def _on_vote_started(self, started: VoteStarted) -> None:
+        self._vote_lanes, self._vote_done = started.lanes, 0
+        self.ticker.set_phase(self._vote_phase())
+
+    def _on_lane_finished(self, _finished: LaneFinished) -> None:
+        self._vote_done += 1
+        self.ticker.set_phase(self._vote_phase())
+
+    def _vote_phase(self) -> str:
+        """A vote's own phase: "3 methods working… 1 of 3 done", not one method's words."""
+        lanes = self._vote_lanes
+        programs = all(label.startswith("Program") for label in lanes)
+        working = f"{len(lanes)} programs being written" if programs else f"{len(lanes)} methods working"
+        return f"{working}… {self._vote_done} of {len(lanes)} done" if self._vote_done else f"{working}…"
+
+    def _on_repair_proposed(self, proposed: RepairProposed) -> None:
+        if proposed.changes:
+            self.show("Repair proposed: accept to run it, or revert.")
+        elif proposed.program is not None:
+            self.show("The model proposed the same program again: edit it yourself, or ask for a repair once more.")
+        else:
+            self.show("The model proposed no corrected program.")
