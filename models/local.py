@@ -1,9 +1,9 @@
 """`LocalModel`: a GGUF model run in-process by llama.cpp (llama-cpp-python).
 
 One lock serialises generations (llama.cpp contexts are not re-entrant); `cancel()` may be called
-from any thread and takes effect at the next sampled token. The KV cache is kept between
-generations, so a prompt that starts like the previous one (the few-shot examples) is only
-evaluated from where it differs.
+from any thread and takes effect at the next sampled token, or within one chunk while a prompt is
+read (`PROMPT_CHUNK`). The KV cache is kept between generations, so a prompt that starts like the
+previous one (the few-shot examples) is only evaluated from where it differs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from models.gguf_info import GGUFInfo, check_loadable, inspect
-from models.parallel import MAX_SEQUENCES, ParallelDecoder, turns
+from models.parallel import MAX_SEQUENCES, PROMPT_CHUNK, ParallelDecoder, turns
 from models.types import BatchEvent, BatchSplit, FinishReason, Generation, GenerationRequest, ModelError, SequenceDone
 
 
@@ -148,6 +148,13 @@ class LocalModel:
         started = time.perf_counter()
         first_token_at: float | None = None
         longest = 0
+        try:
+            read = self._read_prompt(tokens, cached)
+        except (RuntimeError, ValueError) as exc:
+            raise ModelError(f"{self.name} failed while reading the prompt: {exc}") from exc
+        if not read:  # Esc while the prompt was being read
+            yield Generation("", len(tokens), cached, 0, time.perf_counter() - started, 0.0, "cancelled")
+            return
 
         def stop_when_cancelled(input_ids: Any, _logits: Any) -> bool:
             nonlocal first_token_at, longest
@@ -193,6 +200,19 @@ class LocalModel:
             decode_s=ended - first,
             finish_reason=finish,
         )
+
+    def _read_prompt(self, tokens: list[int], cached: int) -> bool:
+        """Evaluate the prompt's part the cache lacks, PROMPT_CHUNK tokens at a time, before
+        decoding starts: a cancel ends it within one chunk (well under a second), where llama.cpp
+        reads a whole prompt at once (5 s for 512 tokens here). The last token is left to the
+        completion, which evaluates it for fresh logits and reuses the rest. False: cancelled."""
+        llama, end = self._llama, len(tokens) - 1
+        llama.n_tokens = cached  # what the cache holds beyond the shared prefix is dropped by eval
+        for start in range(cached, end, PROMPT_CHUNK):
+            if self._cancel.is_set():
+                return False
+            llama.eval(tokens[start : min(start + PROMPT_CHUNK, end)])
+        return not self._cancel.is_set()
 
     def _logit_bias(self, request: GenerationRequest) -> dict[int, float]:
         bias = dict(request.logit_bias)

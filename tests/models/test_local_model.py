@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from models.local import LocalModel, ModelSettings, gpu_offload_supported
+from models.parallel import PROMPT_CHUNK
 from models.types import Generation, GenerationRequest, ModelError, complete
 
 from .test_gguf_info import write_gguf
@@ -20,6 +21,32 @@ def test_streams_more_than_one_chunk(local_model: LocalModel) -> None:
     assert "".join(chunks) == result.text
     assert result.completion_tokens >= len(chunks) - 1
     assert result.prompt_tokens > 10 and result.decode_s > 0
+
+
+def test_a_long_prompt_is_read_in_chunks_and_a_cancel_ends_the_reading(
+    local_model: LocalModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Esc while the prompt is read: llama.cpp read a whole prompt at once (5 s for 512 tokens on
+    2 cores); now it reads PROMPT_CHUNK tokens at a time and stops at the next chunk."""
+    llama = local_model._llama
+    read: list[int] = []
+    evaluate = llama.eval
+
+    def eval_and_cancel(tokens: list[int]) -> None:
+        read.append(len(tokens))
+        evaluate(tokens)
+        if len(read) == 2:
+            local_model.cancel()
+
+    monkeypatch.setattr(llama, "eval", eval_and_cancel)
+    local_model.clear_cache()
+    question = "Olivia has $23 and buys five bagels for $3 each. " * 30
+    result = complete(local_model, GenerationRequest.chat(question + "How much is left?", max_tokens=20))
+    assert result.finish_reason == "cancelled" and result.text == ""
+    assert read == [PROMPT_CHUNK, PROMPT_CHUNK] and result.prompt_tokens > 4 * PROMPT_CHUNK
+    monkeypatch.undo()
+    again = complete(local_model, GenerationRequest.chat("Say OK.", max_tokens=4))  # usable straight away
+    assert again.finish_reason != "cancelled" and again.text
 
 
 def test_chat_prompt_gets_a_fenced_program(local_model: LocalModel) -> None:
