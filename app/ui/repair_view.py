@@ -1,4 +1,6 @@
-"""The proposed repair of a program: what changed (a unified diff), then Accept or Revert.
+"""The proposed repair of a program: what changed, line by line — each changed line says
+"removed" or "added" in words and is shaded red or green (colour is never the only sign) — then
+Accept or Revert.
 
 Signals: accepted(), reverted(str: the program before the repair). Hidden until a repair is
 proposed and again once the user chose.
@@ -9,10 +11,26 @@ from __future__ import annotations
 import difflib
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QTextFormat
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.extract import streamed_program
 from app.ui.code_editor import monospace
+
+_SHADE = {"removed": "#ffd7d7", "added": "#d4f5d4"}
+
+
+def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
+    """The repair as (kind, line) pairs in reading order: "same", "removed" or "added"."""
+    old, new = before.splitlines(), after.splitlines()
+    lines: list[tuple[str, str]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            lines += [("same", line) for line in old[i1:i2]]
+            continue
+        lines += [("removed", line) for line in old[i1:i2]]
+        lines += [("added", line) for line in new[j1:j2]]
+    return lines
 
 
 class RepairView(QWidget):
@@ -43,6 +61,7 @@ class RepairView(QWidget):
         """The repair as the model writes it (the diff replaces it once it is complete)."""
         if not self.isVisible():
             self._streamed = ""
+            self.diff.setExtraSelections([])  # the last proposal's shading
             self.accept_button.setEnabled(False)
             self.setVisible(True)
         self._streamed += text
@@ -50,8 +69,18 @@ class RepairView(QWidget):
 
     def propose(self, before: str, after: str) -> None:
         self.before = before
-        lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "before", "repaired", lineterm="")
-        self.diff.setPlainText("\n".join(lines))
+        lines = changed_lines(before, after)
+        self.diff.setPlainText("\n".join(f"{'' if kind == 'same' else kind:<8}│ {line}" for kind, line in lines))
+        shaded = []
+        for number, (kind, _line) in enumerate(lines):
+            if kind in _SHADE:
+                band = QTextEdit.ExtraSelection()
+                band.format.setBackground(QColor(_SHADE[kind]))
+                band.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                band.cursor = self.diff.textCursor()
+                band.cursor.setPosition(self.diff.document().findBlockByNumber(number).position())
+                shaded.append(band)
+        self.diff.setExtraSelections(shaded)
         self.accept_button.setEnabled(True)
         self.setVisible(True)
 

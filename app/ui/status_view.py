@@ -1,15 +1,18 @@
 """The status bar and the answer pane's status line: what runs now (with the seconds so far, from
-`PhaseTicker`), how the last solve or run ended, the model, its speed and the sandbox. A view of
+`PhaseTicker`, and the model's speed on this solve so far), how the last solve or run ended, the
+model, its speed and the sandbox. A view of
 the controller's signals, `Work` and `Events`; the window only says things through `show`.
 """
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QStatusBar
 
-from app.reasoning import ExecutionStarted, ModelStarted, Solution, SolveStatus
-from app.reasoning.events import PHASES, LaneFinished, LanesWaiting, VoteStarted
+from app.reasoning import ExecutionStarted, ModelStarted, Solution, SolveStatus, TokenStreamed
+from app.reasoning.events import PHASES, LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
 from app.reasoning.runs import RunView, speed_text, status_detail
 from app.ui.controller import SolveController
 from app.ui.events import (
@@ -43,8 +46,9 @@ class StatusView(QObject):
         self.ticker = PhaseTicker(self)
         self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
         self._vote_done = 0
-        self.ticker.text.connect(self.show)
-        controller.busy.connect(self.ticker.set_busy)
+        self._tokens, self._first_token_at = 0, 0.0  # the work in progress's decoding so far
+        self.ticker.text.connect(self._on_tick)
+        controller.busy.connect(self._on_busy)
         controller.model_ready.connect(self._on_model_ready)
         controller.model_failed.connect(self._on_model_failed)
         controller.failed.connect(lambda message: self.show(f"Something went wrong: {message}"))
@@ -64,10 +68,27 @@ class StatusView(QObject):
         events.subscribe(LaneFinished, self._on_lane_finished)
         events.subscribe(LanesWaiting, lambda _waiting: self.ticker.set_phase(PHASES["turns"] + "…"))
         events.subscribe(RepairProposed, self._on_repair_proposed)
+        events.subscribe(TokenStreamed, lambda _token: self._count_token())
+        events.subscribe(LaneStreamed, lambda _lane: self._count_token())
 
     def show(self, text: str) -> None:
         self._line.setText(text)
         self._bar.showMessage(text)
+
+    def _on_busy(self, busy: bool) -> None:
+        self._tokens = 0
+        self.ticker.set_busy(busy)
+
+    def _count_token(self) -> None:
+        if not self._tokens:
+            self._first_token_at = time.monotonic()
+        self._tokens += 1
+
+    def _on_tick(self, text: str) -> None:
+        """The phase and seconds, with this work's own decoding speed once it has one."""
+        elapsed = time.monotonic() - self._first_token_at
+        speed = f" · {self._tokens / elapsed:.0f} tokens/s" if self._tokens > 1 and elapsed >= 1 else ""
+        self.show(text + speed)
 
     def _on_started(self) -> None:
         self._vote_lanes, self._vote_done = (), 0

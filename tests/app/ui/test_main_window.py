@@ -70,7 +70,8 @@ def test_repair_shows_a_diff_and_the_accepted_program_runs(qtbot: QtBot, make_wi
         qtbot.mouseClick(window.repair_button, Qt.MouseButton.LeftButton)
     assert len(model.calls) == 2
     assert window.diff.isVisible()
-    assert "-print(price / 0)" in window.diff.toPlainText() and "+print(price * 2)" in window.diff.toPlainText()
+    assert "removed │ print(price / 0)" in window.diff.toPlainText()
+    assert "added   │ print(price * 2)" in window.diff.toPlainText() and len(window.diff.extraSelections()) == 2
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         qtbot.mouseClick(window.accept_button, Qt.MouseButton.LeftButton)
     assert window.output.toPlainText().strip() == "8"

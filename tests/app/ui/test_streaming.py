@@ -8,6 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from app.reasoning import TokenStreamed
 from app.ui.events import RepairProposed
+from app.ui.repair_view import changed_lines
 from app.ui.status_view import NO_PROGRAM_TEXT
 from models.testing import ScriptedModel
 
@@ -47,7 +48,7 @@ def test_a_repair_streams_beside_the_program_it_repairs(qtbot: QtBot, make_windo
     assert during and all(editor == "price = 4\nprint(price / 0)" for editor, _diff, _ok in during)
     assert during[-1][1].startswith("Writing the repair…") and "price * 2" in during[-1][1]
     assert not any(ok for _e, _d, ok in during)  # nothing to accept until it is complete
-    assert "+print(price * 2)" in window.diff.toPlainText() and window.accept_button.isEnabled()
+    assert "added   │ print(price * 2)" in window.diff.toPlainText() and window.accept_button.isEnabled()
     assert window.editor.error_line == 0 and window.editor.extraSelections() == []  # the error was the old program's
 
 
@@ -87,3 +88,13 @@ def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBo
     assert len(seen) > 5 and all(editor == "" for editor, _output in seen)
     assert seen[-1][1] == reasoning
     assert window.editor.toPlainText() == "print(3 * 4)" and window.answer.text() == "$12.00"
+
+
+def test_a_repair_names_each_changed_line_in_words() -> None:
+    assert changed_lines("a = 1\nb = a / 0\nprint(b)", "a = 1\nb = a / 2\nprint(b)\nans = b") == [
+        ("same", "a = 1"),
+        ("removed", "b = a / 0"),
+        ("added", "b = a / 2"),
+        ("same", "print(b)"),
+        ("added", "ans = b"),
+    ]

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from app.reasoning.events import LaneFinished
+from app.reasoning.events import LaneFinished, LaneStreamed
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
@@ -196,3 +196,15 @@ def test_a_votes_phase_is_the_votes_own(
     during = phases[phases.index("5 programs being written…") :]
     assert "5 programs being written… 1 of 5 done" in during
     assert not any(text.startswith(("Writing the program", "Running the program")) for text in during), during
+
+
+def test_the_status_bar_shows_the_running_solves_own_speed(make_window: WindowMaker) -> None:
+    window = make_window(ScriptedModel([]))
+    for lane in range(30):
+        window.controller.events.publish(LaneStreamed(lane % 3, "x"))
+    window.status._first_token_at -= 2.0  # as if these 30 tokens came in two seconds
+    window.status._on_tick("3 methods working… 3 s")
+    assert window.status_label.text() == "3 methods working… 3 s · 15 tokens/s"
+    window.controller.busy.emit(True)  # the next work counts its own tokens
+    window.status._on_tick("Writing the program… 1 s")
+    assert window.status_label.text() == "Writing the program… 1 s"
