@@ -27,7 +27,7 @@ class ModelSettings:
     path: Path
     n_ctx: int = 4096
     n_threads: int | None = None  # None: llama.cpp's choice
-    n_gpu_layers: int = 0  # -1 offloads every layer (needs a GPU build, see the README)
+    n_gpu_layers: int = 0  # -1 offloads every layer (needs a GPU build: docs/models.md)
     seed: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # passed to llama_cpp.Llama as is
 

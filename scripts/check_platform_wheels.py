@@ -7,7 +7,7 @@ pyproject.toml — at the versions installed here, where the requirement admits 
 without building anything (`--only-binary=:all:`) and without downloading wheels (`--dry-run --report`
 reads the index's metadata). The table says which wheel each platform would get; exit status 1
 if any dependency has none. llama-cpp-python ships no wheels on PyPI and is left out (README,
-"Installing on each platform"). Needs the package index; `scripts/check-platform-wheels.sh`
+"Installing", "On each platform"). Needs the package index; `scripts/check-platform-wheels.sh`
 runs it with the project's virtual environment.
 """
 

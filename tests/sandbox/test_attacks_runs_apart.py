@@ -340,7 +340,7 @@ def test_the_cli_prints_strict_json_whatever_the_program_sends() -> None:
 
 def test_stat_of_unreadable_paths_still_works_as_documented(box: Sandbox) -> None:
     """Landlock does not cover stat(): a program can learn that a file exists and its size
-    (documented in the README's isolation section), but not read it."""
+    (documented in docs/sandbox.md, "How it isolates"), but not read it."""
     folder = Path(tempfile.mkdtemp(prefix="pal-stat-"))
     try:
         folder.chmod(0o755)
