@@ -68,6 +68,10 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
 
     yield make
     for window in windows:
+        controller = window.controller
+        if controller.is_busy:  # a test that failed mid-solve must not leave a modal "close?" to hang on
+            controller.cancel()
+            qtbot.waitUntil(lambda: not controller.is_busy, timeout=30_000)  # noqa: B023 (waited for here)
         window.close()
     left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert left == [], f"threads left running: {left}"

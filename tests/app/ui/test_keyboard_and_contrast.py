@@ -105,9 +105,10 @@ def test_long_work_shows_its_phase_and_the_seconds_so_far(qtbot: QtBot, make_win
     window = make_window(ScriptedModel([long_program], chunk_size=1, chunk_delay_s=0.02))
     window.question.setPlainText("slow")
     window.solve()
-    qtbot.waitUntil(lambda: window.status_label.text().endswith("… 1 s"), timeout=5_000)
+    qtbot.waitUntil(lambda: "… 1 s" in window.status_label.text(), timeout=5_000)
     assert window.status_label.text().startswith("Writing the program")
-    qtbot.waitUntil(lambda: window.status_label.text().endswith("… 2 s"), timeout=5_000)
+    qtbot.waitUntil(lambda: "… 2 s · " in window.status_label.text(), timeout=5_000)
+    assert window.status_label.text().endswith(" tokens/s")  # the solve's own speed, beside its phase
     with qtbot.waitSignal(window.work.solution_changed, timeout=10_000):
         window.controller.cancel()
     assert not window.status_label.text().endswith(" s")  # the count stops with the work
