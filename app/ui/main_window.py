@@ -24,7 +24,7 @@ from app.ui.dialogs import confirmed, consent_to_unisolated
 from app.ui.exporting import Exporter
 from app.ui.history_panel import HistoryPanel
 from app.ui.keyboard import SHORTCUTS, KeyboardDialog
-from app.ui.layouts import column
+from app.ui.layouts import VerticalScroll, column
 from app.ui.output_pane import OutputPane
 from app.ui.program_pane import ProgramPane
 from app.ui.question_pane import QuestionPane
@@ -92,7 +92,7 @@ class MainWindow(QMainWindow):
         self.stepper, self.variables, self.tabs = o.stepper, o.variables, o.tabs
         self.history_panel = HistoryPanel(self.controller.history, work)
         self.splitter = QSplitter()
-        for pane in (self.history_panel, q, p, o):
+        for pane in (self.history_panel, VerticalScroll(q), p, o):
             self.splitter.addWidget(pane)
         self.restore_bar = RestoreBar()
         self.setCentralWidget(column(self.restore_bar, self.splitter))

@@ -71,6 +71,11 @@ class Stepper(QWidget):
         layout.addWidget(self.output)
         self.slider.valueChanged.connect(self._on_slider_value_changed)
         self.show_all.toggled.connect(lambda _on: self._show(self.slider.value()))
+        # The table and the output give up height first on a short screen (1366×768 at 150 %: the
+        # tab must fit under the answer with the window inside the screen); they scroll.
+        lines = self.output.fontMetrics().lineSpacing()
+        self.variables.setMinimumHeight(3 * lines)
+        self.output.setMinimumHeight(2 * lines + 8)
         # Two lines' height whatever the text: the table below must not jump as the words change.
         self.explanation.setMinimumHeight(2 * self.explanation.fontMetrics().lineSpacing())
         self.first_button.clicked.connect(lambda: self.slider.setValue(0))

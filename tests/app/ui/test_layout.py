@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import ProgramExtracted
+from app.ui.layouts import VerticalScroll
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
@@ -44,6 +45,24 @@ def test_the_window_opens_inside_the_screen(
     shot = window.grab()
     assert shot.save(str(tmp_path / f"window-{width}x{height}.png"))
     assert shot.width() <= width
+
+
+def test_a_restore_offer_on_a_short_screen_leaves_the_status_bar_on_it(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in a real window at 150 %: with the restore bar above the panes the window needed 797 px
+    of a 768 px screen and the status bar was off it. The Question pane now scrolls instead."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    window.restore_bar.offer("A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left? " * 2, None)
+    window.reset_layout()
+    qtbot.wait(50)
+    assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()  # a title bar's room
+    assert window.height() <= 512 and window.statusBar().geometry().bottom() < window.height()
+    window.resize(window.width(), window.minimumSizeHint().height())
+    qtbot.wait(50)
+    (pane,) = window.findChildren(VerticalScroll)
+    assert pane.verticalScrollBar().maximum() > 0  # the Question pane scrolls: every control is still reachable
 
 
 def test_the_minimum_size_fits_a_small_laptop(make_window: WindowMaker) -> None:
