@@ -30,11 +30,11 @@ from app.reasoning.methods import (
     DEFAULT_METHOD,
     METHODS_HELP,
     PROGRAM_DEFAULT,
-    Limits,
     Method,
     MethodError,
     solve,
 )
+from app.reasoning.session import Limits
 from app.reasoning.solve_log import log_solution
 from app.reasoning.working import worked_solution
 from app.store import settings as settings_store

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.reasoning.session import DEFAULT_LIMITS
 from sandbox.platforms import BACKEND_CHOICES
 
 
@@ -17,8 +18,8 @@ class Settings:
     n_ctx: int = 4096
     n_gpu_layers: int = 0
     temperature: float = 0.0
-    time_s: float = 5.0
-    memory_mb: int = 512
+    time_s: float = DEFAULT_LIMITS.time_s
+    memory_mb: int = DEFAULT_LIMITS.memory_mb
     backend_url: str | None = None  # an OpenAI-compatible server instead of a model run here
     sandbox: str = "auto"  # "auto" (native on Linux, WebAssembly elsewhere), "native" or "wasm"
 

@@ -15,8 +15,8 @@ from tqdm import tqdm
 from app.evaluation.datasets import DatasetError, Item, load
 from app.evaluation.report import markdown, summarise, write_reports
 from app.evaluation.runner import Progress, evaluate, read_records
-from app.reasoning.methods import DEFAULT_SAMPLES, Limits, Method, MethodError, solve
-from app.reasoning.session import CancelToken
+from app.reasoning.methods import DEFAULT_SAMPLES, Method, MethodError, solve
+from app.reasoning.session import CancelToken, Limits
 from app.reasoning.solution import Solution
 from models.types import LanguageModel, ModelError
 from sandbox import Sandbox

@@ -12,14 +12,21 @@ them per solve; a reply that is not a JSON object, or is too large, fails the pr
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Unpack
 
 from app.reasoning import prompts
 from app.reasoning.cot import reason
-from app.reasoning.events import EventHandler
 from app.reasoning.grammars import JSON_OBJECT
 from app.reasoning.pot import ans_text
-from app.reasoning.session import CancelToken, Decoding, Sampling, SolveSession, conclude, first_program
+from app.reasoning.session import (
+    ContextOptions,
+    Decoding,
+    SolveContext,
+    SolveSession,
+    conclude,
+    context_of,
+    first_program,
+)
 from app.reasoning.solution import CodeStep, Draft, Solution, SolveStatus
 from models.types import LanguageModel
 from sandbox import Sandbox
@@ -42,20 +49,12 @@ class EmulationError(ValueError):
     """The model's emulation reply cannot be used."""
 
 
-def solve_coc(
-    question: str,
-    model: LanguageModel,
-    sandbox: Sandbox,
-    *,
-    time_s: float = 5.0,
-    memory_mb: int = 512,
-    sampling: Sampling | None = None,
-    on_event: EventHandler | None = None,
-    cancel: CancelToken | None = None,
-) -> Solution:
-    session = SolveSession(
-        model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, sampling=sampling
-    )
+def solve_coc(question: str, model: LanguageModel, sandbox: Sandbox, **context: Unpack[ContextOptions]) -> Solution:
+    return coc(question, context_of(model, sandbox, **context))
+
+
+def coc(question: str, context: SolveContext) -> Solution:
+    session = context.session()
     draft = Draft(question, "coc")
     return conclude(session, draft, lambda: _solve(question, session, draft))
 
@@ -64,9 +63,7 @@ def _solve(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     program = first_program(session, draft, prompts.fill("coc", question=question))
     emulator = _LMulator(program, session)
     result = session.run(program, 1, capture=("answer",), emulate=emulator)
-    draft.output, draft.isolation = result.stdout, result.isolation.value
-    draft.error, draft.error_line = result.error, result.error_line
-    draft.variables = dict(result.values)
+    draft.took(result)
     draft.ans = result.values.get("answer")
     draft.code_steps = [_code_step(step) for step in result.steps or [] if isinstance(step, dict)]
     if result.ok and draft.ans is not None:

@@ -4,10 +4,18 @@ fallback when every program fails."""
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from app.reasoning import prompts
-from app.reasoning.events import EventHandler
 from app.reasoning.extract import answer_line
-from app.reasoning.session import CancelToken, Sampling, SolveSession, conclude, require_question
+from app.reasoning.session import (
+    ContextOptions,
+    SolveContext,
+    SolveSession,
+    conclude,
+    context_of,
+    require_question,
+)
 from app.reasoning.solution import Draft, Solution, SolveStatus
 from models.types import LanguageModel
 from sandbox import Sandbox
@@ -17,16 +25,12 @@ REASONING_TOKENS = 512
 _STOP = ("\nQuestion:",)
 
 
-def solve_cot(
-    question: str,
-    model: LanguageModel,
-    sandbox: Sandbox,
-    *,
-    sampling: Sampling | None = None,
-    on_event: EventHandler | None = None,
-    cancel: CancelToken | None = None,
-) -> Solution:
-    session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel, sampling=sampling)
+def solve_cot(question: str, model: LanguageModel, sandbox: Sandbox, **context: Unpack[ContextOptions]) -> Solution:
+    return cot(question, context_of(model, sandbox, **context))
+
+
+def cot(question: str, context: SolveContext) -> Solution:
+    session = context.session()
     draft = Draft(question, "cot")
     return conclude(session, draft, lambda: reason(question, session, draft))
 

@@ -19,16 +19,17 @@ Every step is recorded in the Solution's timeline.
 from __future__ import annotations
 
 import re
+from typing import Unpack
 
 from app.reasoning import prompts
-from app.reasoning.events import EventHandler
 from app.reasoning.extract import answer_line, labelled
 from app.reasoning.session import (
     PROGRAM_TOKENS,
-    CancelToken,
-    Sampling,
+    ContextOptions,
+    SolveContext,
     SolveSession,
     conclude,
+    context_of,
     require_question,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus, TimelineStep
@@ -43,20 +44,12 @@ _REFLECTION = re.compile(r"\**Reflection\**[ \t]*:(.*)", re.IGNORECASE)  # a lin
 _VERDICT = re.compile(r"\bVerdict\**[ \t]*:[ \t*]*(VALID|INVALID)", re.IGNORECASE)  # no two parts eat the same run
 
 
-def solve_iipc(
-    question: str,
-    model: LanguageModel,
-    sandbox: Sandbox,
-    *,
-    time_s: float = 5.0,
-    memory_mb: int = 512,
-    sampling: Sampling | None = None,
-    on_event: EventHandler | None = None,
-    cancel: CancelToken | None = None,
-) -> Solution:
-    session = SolveSession(
-        model, sandbox, on_event=on_event, cancel=cancel, time_s=time_s, memory_mb=memory_mb, sampling=sampling
-    )
+def solve_iipc(question: str, model: LanguageModel, sandbox: Sandbox, **context: Unpack[ContextOptions]) -> Solution:
+    return iipc(question, context_of(model, sandbox, **context))
+
+
+def iipc(question: str, context: SolveContext) -> Solution:
+    session = context.session()
     draft = Draft(question, "iipc")
     return conclude(session, draft, lambda: _Construction(question, session, draft).solve())
 
@@ -153,9 +146,7 @@ class _Construction:
 
     def run(self, program: str) -> RunResult:
         result = self.session.run(program, len(self.draft.programs), capture=())
-        self.draft.output, self.draft.isolation = result.stdout, result.isolation.value
-        self.draft.error, self.draft.error_line = result.error, result.error_line
-        self.draft.variables = dict(result.values)
+        self.draft.took(result)
         text = result.stdout.strip() if result.ok else (result.error or "failed")
         self.step(
             "run", f"Run {len(self.draft.programs)}", text[-OUTPUT_CHARS:], result.ok and bool(result.stdout.strip())

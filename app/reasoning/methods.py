@@ -30,15 +30,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
-from app.reasoning.coc import solve_coc
-from app.reasoning.cot import solve_cot
+from app.reasoning.coc import coc
+from app.reasoning.cot import cot
 from app.reasoning.events import EventHandler, LaneFinished, VoteStarted
-from app.reasoning.iipc import solve_iipc
+from app.reasoning.iipc import iipc
 from app.reasoning.numbers import vote_key
-from app.reasoning.pal import solve_pal
-from app.reasoning.pot import solve_pot
+from app.reasoning.pal import PalOptions, pal
+from app.reasoning.pot import PotOptions, pot
 from app.reasoning.rounds import RoundModel, first_request, settled
-from app.reasoning.session import CancelToken, Sampling
+from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
 from app.reasoning.solution import Solution, SolveStatus, Vote, sample_label
 from models.types import GenerationRequest, LanguageModel
 from sandbox import Sandbox
@@ -134,67 +134,16 @@ class Method:
         return self.base != "cot"
 
 
-@dataclass(frozen=True)
-class Limits:
-    """What one program may use in the sandbox."""
-
-    time_s: float = 5.0
-    memory_mb: int = 512
-
-
-@dataclass(frozen=True)
-class Context:
-    """Everything a method needs for one solve besides the question and its options."""
-
-    model: LanguageModel
-    sandbox: Sandbox
-    limits: Limits
-    sampling: Sampling
-    on_event: EventHandler | None
-    cancel: CancelToken
-    data: DataSet | None = None  # the user's tables: pal and pot (and their votes) compute over them
-
-
-def _pal(question: str, options: frozenset[str], c: Context) -> Solution:
-    return solve_pal(
-        question, c.model, c.sandbox, repair="repair" in options, shots="shots" in options,
-        grammar="grammar" in options, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
-        on_event=c.on_event, cancel=c.cancel, data=c.data,
-    )  # fmt: skip
-
-
-def _pot(question: str, options: frozenset[str], c: Context) -> Solution:
-    return solve_pot(
-        question, c.model, c.sandbox, finish="finish" in options, shots="shots" in options,
-        grammar="grammar" in options, ans_line="free" not in options, choose="free" not in options,
-        nocomment="nocomment" in options, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb,
-        sampling=c.sampling, on_event=c.on_event, cancel=c.cancel, data=c.data,
-    )  # fmt: skip
-
-
-def _cot(question: str, _options: frozenset[str], c: Context) -> Solution:
-    return solve_cot(question, c.model, c.sandbox, sampling=c.sampling, on_event=c.on_event, cancel=c.cancel)
-
-
-def _coc(question: str, _options: frozenset[str], c: Context) -> Solution:
-    return solve_coc(
-        question, c.model, c.sandbox, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
-        on_event=c.on_event, cancel=c.cancel,
-    )  # fmt: skip
-
-
-def _iipc(question: str, _options: frozenset[str], c: Context) -> Solution:
-    return solve_iipc(
-        question, c.model, c.sandbox, time_s=c.limits.time_s, memory_mb=c.limits.memory_mb, sampling=c.sampling,
-        on_event=c.on_event, cancel=c.cancel,
-    )  # fmt: skip
-
-
-# Every single-solve method by base name; `mix`, votes and the fallback are built on these.
-REGISTRY: dict[str, Callable[[str, frozenset[str], Context], Solution]] = {
-    "pal": _pal, "pot": _pot, "cot": _cot, "coc": _coc, "iipc": _iipc,
-}  # fmt: skip
-Member = Callable[[Context], Solution]  # one solve of a vote, run in the context it is given
+# Every single-solve method by base name, given its options by name; `mix`, votes and the
+# fallback are built on these.
+REGISTRY: dict[str, Callable[[str, frozenset[str], SolveContext], Solution]] = {
+    "pal": lambda question, names, context: pal(question, PalOptions.named(names), context),
+    "pot": lambda question, names, context: pot(question, PotOptions.named(names), context),
+    "cot": lambda question, _names, context: cot(question, context),
+    "coc": lambda question, _names, context: coc(question, context),
+    "iipc": lambda question, _names, context: iipc(question, context),
+}
+Member = Callable[[SolveContext], Solution]  # one solve of a vote, run in the context it is given
 
 
 def solve(
@@ -218,7 +167,7 @@ def solve(
             f"questions about a data file need a program method ({', '.join(DATA_METHODS)}), not {spec.base}"
         )
     sampling = Sampling(temperature)
-    context = Context(model, sandbox, limits or Limits(), sampling, on_event, cancel or CancelToken(), data)
+    context = SolveContext(model, sandbox, limits or DEFAULT_LIMITS, sampling, on_event, cancel or CancelToken(), data)
 
     def once(spec: Method, sampling: Sampling) -> Member:
         return lambda c: REGISTRY[spec.base](question, spec.options, replace(c, sampling=sampling))
@@ -238,11 +187,11 @@ def solve(
     # (AQuA dev, docs/results.md), and the solution says it was used.
     falls_back = "fallback" in spec.options or solution.status is SolveStatus.NO_MATCHING_OPTION
     if falls_back and data is None and not solution.answered and solution.status not in _FINAL:
-        solution = _fall_back(solution, _cot(question, frozenset(), context))
+        solution = _fall_back(solution, cot(question, context))
     return replace(solution, method=spec.name)
 
 
-def _in_rounds(members: list[Member], labels: list[str], context: Context) -> tuple[list[Solution], list[str]]:
+def _in_rounds(members: list[Member], labels: list[str], context: SolveContext) -> tuple[list[Solution], list[str]]:
     """A vote's solves, a round at a time, until the winner is settled or all are in, and notes on
     how they were decoded. A batched round is decoded together and used whole: its solves cost
     little more than the slowest. Reports the vote's lanes (`labels`), each solve's text in its

@@ -13,7 +13,9 @@ Empty output is a failure, the same as an exception.
 
 from __future__ import annotations
 
-from app.data import DataSet
+from dataclasses import dataclass
+from typing import Unpack
+
 from app.data.describe import describe
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
@@ -22,11 +24,13 @@ from app.reasoning.numbers import format_answer
 from app.reasoning.session import (
     PROGRAM_TOKENS,
     CancelToken,
+    ContextOptions,
     Decoding,
-    Sampling,
+    SolveContext,
     SolveSession,
     Stop,
     conclude,
+    context_of,
     failure_status,
     first_program,
 )
@@ -37,6 +41,18 @@ from sandbox import RunResult, Sandbox
 EMPTY_OUTPUT_ERROR = "The program ran but printed nothing; it must print the final answer."
 
 
+@dataclass(frozen=True)
+class PalOptions:
+    repair: bool = False  # one repair call when the program fails
+    shots: bool = False  # the prompt with more worked examples
+    grammar: bool = False  # the reply is forced to be one fenced Python block
+
+    @staticmethod
+    def named(names: frozenset[str]) -> PalOptions:
+        """From a method name's options (`pal+repair+shots`)."""
+        return PalOptions("repair" in names, "shots" in names, "grammar" in names)
+
+
 def solve_pal(
     question: str,
     model: LanguageModel,
@@ -45,35 +61,23 @@ def solve_pal(
     repair: bool = False,
     shots: bool = False,
     grammar: bool = False,
-    time_s: float = 5.0,
-    memory_mb: int = 512,
-    temperature: float = 0.0,
-    sampling: Sampling | None = None,
-    on_event: EventHandler | None = None,
-    cancel: CancelToken | None = None,
-    data: DataSet | None = None,
+    **context: Unpack[ContextOptions],
 ) -> Solution:
-    """PAL; `shots` uses the prompt with more worked examples, `grammar` forces the reply to be
-    one fenced Python block; `sampling` (else `temperature`) sets how the model samples."""
-    session = SolveSession(
-        model,
-        sandbox,
-        on_event=on_event,
-        cancel=cancel,
-        time_s=time_s,
-        memory_mb=memory_mb,
-        sampling=sampling or Sampling(temperature),
-        data=data.wire if data is not None else None,
-    )
+    """PAL, as the seed contract calls it (`pal` with loose parameters); `sampling` (else
+    `temperature`) sets how the model samples."""
+    return pal(question, PalOptions(repair, shots, grammar), context_of(model, sandbox, **context))
+
+
+def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
+    session, data = context.session(), context.data
     draft = Draft(question, "pal")
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pal-data", schema=describe(data), question=question)
     else:
-        prompt = prompts.fill("pal-shots" if shots else "pal", question=question)
-    decoding = Decoding(grammar=ONE_PYTHON_BLOCK if grammar else None)
-    return conclude(
-        session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=repair)
-    )
+        prompt = prompts.fill("pal-shots" if options.shots else "pal", question=question)
+    decoding = Decoding(grammar=ONE_PYTHON_BLOCK if options.grammar else None)
+    solve = lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=options.repair)  # noqa: E731
+    return conclude(session, draft, solve)
 
 
 def _solve(
@@ -104,9 +108,7 @@ def _solve(
 def _run(session: SolveSession, draft: Draft, program: str, attempt: int) -> RunResult | None:
     """Run one program; the result when it printed an answer, else None (draft holds the error)."""
     result = session.run(program, attempt, capture=())
-    draft.output, draft.isolation = result.stdout, result.isolation.value
-    draft.error, draft.error_line = result.error, result.error_line
-    draft.variables = dict(result.values)
+    draft.took(result)
     if result.ok and result.stdout.strip():
         return result
     if result.ok:

@@ -16,21 +16,24 @@ one that never sets `ans` gives no answer, with the program and the error.
 
 from __future__ import annotations
 
-from app.data import DataSet
+from dataclasses import dataclass
+from typing import Unpack
+
 from app.data.describe import describe
 from app.reasoning import prompts
 from app.reasoning.choices import Choice, choices_in, matching_choice, number_of
-from app.reasoning.events import EventHandler, ProgramExtracted
+from app.reasoning.events import ProgramExtracted
 from app.reasoning.extract import answer_line, assigned_names
 from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
 from app.reasoning.numbers import format_answer, format_float
 from app.reasoning.session import (
     FINISH_TOKENS,
-    CancelToken,
+    ContextOptions,
     Decoding,
-    Sampling,
+    SolveContext,
     SolveSession,
     conclude,
+    context_of,
     failure_status,
     first_program,
 )
@@ -41,6 +44,38 @@ from sandbox import CapturedValue, Sandbox
 COMMENT_BIAS = -2.0
 ANS_LINE_TOKENS = 64
 ANS_LINE_NOTE = "the program did not set ans, so its last line `ans =` was asked of the model separately"
+
+
+@dataclass(frozen=True)
+class PotOptions:
+    """`shots`: the prompt with more worked examples; `grammar`: one fenced block that assigns
+    `ans` (where the model takes a grammar); `nocomment`: tokens starting with `#` biased by -2
+    (the PoT paper's zero-shot setting).
+
+    `ans_line` (the default): a program that never assigns `ans` is continued by the model from
+    `ans =` on a new line, one line long, before it runs — the spec's prompt and stop rule stay;
+    measured in docs/results.md ("PoT that binds ans") against the grammar, which let the model
+    write on to its token limit instead.
+
+    `choose` (the `pot+finish` method sets it; off in the seed contract, the spec's call): with
+    `finish`, a question's options are matched to `ans` by value instead of by the finishing
+    call (see the module's docstring)."""
+
+    finish: bool = False
+    shots: bool = False
+    grammar: bool = False
+    nocomment: bool = False
+    ans_line: bool = True
+    choose: bool = False
+
+    @staticmethod
+    def named(names: frozenset[str]) -> PotOptions:
+        """From a method name's options: `+free` is the spec exactly (no `ans =` line asked for,
+        the finishing call even for options)."""
+        free = "free" in names
+        return PotOptions(
+            "finish" in names, "shots" in names, "grammar" in names, "nocomment" in names, not free, not free
+        )
 
 
 def solve_pot(
@@ -54,54 +89,30 @@ def solve_pot(
     nocomment: bool = False,
     ans_line: bool = True,
     choose: bool = False,
-    time_s: float = 5.0,
-    memory_mb: int = 512,
-    temperature: float = 0.0,
-    sampling: Sampling | None = None,
-    on_event: EventHandler | None = None,
-    cancel: CancelToken | None = None,
-    data: DataSet | None = None,
+    **context: Unpack[ContextOptions],
 ) -> Solution:
-    """PoT; `shots` uses the prompt with more worked examples, `grammar` forces one fenced block
-    that assigns `ans` (where the model takes a grammar), `nocomment` biases tokens starting with
-    `#` by -2 (the PoT paper's zero-shot setting); `sampling` (else `temperature`) sets how the
-    model samples.
+    """PoT, as the seed contract calls it (`pot` with loose parameters; `PotOptions` says what
+    each does); `sampling` (else `temperature`) sets how the model samples."""
+    options = PotOptions(finish, shots, grammar, nocomment, ans_line, choose)
+    return pot(question, options, context_of(model, sandbox, **context))
 
-    `ans_line` (the default): a program that never assigns `ans` is continued by the model from
-    `ans =` on a new line, one line long, before it runs — the spec's prompt and stop rule stay;
-    measured in docs/results.md ("PoT that binds ans") against the grammar, which let the model
-    write on to its token limit instead.
 
-    `choose` (the `pot+finish` method sets it; off here, the spec's call): with `finish`, a
-    question's options are matched to `ans` by value instead of by the finishing call (see the
-    module's docstring)."""
-    session = SolveSession(
-        model,
-        sandbox,
-        on_event=on_event,
-        cancel=cancel,
-        time_s=time_s,
-        memory_mb=memory_mb,
-        sampling=sampling or Sampling(temperature),
-        data=data.wire if data is not None else None,
-    )
-    draft = Draft(question, "pot+finish" if finish else "pot")
-    if grammar and not takes_grammar(model):  # said with the answer, in the window and in --json
+def pot(question: str, options: PotOptions, context: SolveContext) -> Solution:
+    session, data, grammar = context.session(), context.data, options.grammar
+    draft = Draft(question, "pot+finish" if options.finish else "pot")
+    if grammar and not takes_grammar(context.model):  # said with the answer, in the window and in --json
         grammar = False
         draft.notes.append("decoded without PoT's grammar: this model server takes none")
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pot-data", schema=describe(data), question=question)
     else:
-        prompt = prompts.fill("pot-shots" if shots else "pot", question=question)
+        prompt = prompts.fill("pot-shots" if options.shots else "pot", question=question)
     decoding = Decoding(
-        grammar=PYTHON_BLOCK_WITH_ANS if grammar else None, token_bias={"#": COMMENT_BIAS} if nocomment else {}
+        grammar=PYTHON_BLOCK_WITH_ANS if grammar else None,
+        token_bias={"#": COMMENT_BIAS} if options.nocomment else {},
     )
     return conclude(
-        session,
-        draft,
-        lambda: _solve(
-            question, session, draft, prompt=prompt, decoding=decoding, finish=finish, ans_line=ans_line, choose=choose
-        ),
+        session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, options=options)
     )
 
 
@@ -150,24 +161,14 @@ def ans_text(value: CapturedValue) -> str:
 
 
 def _solve(
-    question: str,
-    session: SolveSession,
-    draft: Draft,
-    *,
-    prompt: str,
-    decoding: Decoding,
-    finish: bool,
-    ans_line: bool,
-    choose: bool,
+    question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, options: PotOptions
 ) -> tuple[SolveStatus, str | None]:
     program = first_program(session, draft, prompt, decoding)
-    if ans_line and "ans" not in assigned_names(program):
+    if options.ans_line and "ans" not in assigned_names(program):
         program = _with_ans_line(session, draft, prompt, program)
     result = session.run(program, 1, capture=("ans",))
-    draft.output, draft.isolation = result.stdout, result.isolation.value
-    draft.error, draft.error_line = result.error, result.error_line
+    draft.took(result)
     draft.ans = result.values.get("ans")
-    draft.variables = dict(result.values)
     if not result.ok:
         return failure_status(result), None
     if draft.ans is None:
@@ -179,9 +180,9 @@ def _solve(
             draft.alternative = printed
         return SolveStatus.NO_ANS, None
     value = ans_text(draft.ans)
-    if not finish:
+    if not options.finish:
         return SolveStatus.ANSWERED, value
-    if choose and (choices := choices_in(question)):
+    if options.choose and (choices := choices_in(question)):
         return _chosen(draft, value, choices)
 
     finish_prompt = prompts.fill("finish", question=question, ans=value)

@@ -11,8 +11,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
+from app.data import DataSet
 from app.reasoning import prompts
 from app.reasoning.events import (
     Event,
@@ -89,6 +90,57 @@ class Stop(Exception):
         self.status, self.error = status, error
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one program may use in the sandbox: the one place the 5 s / 512 MB defaults live."""
+
+    time_s: float = 5.0
+    memory_mb: int = 512
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class SolveContext:
+    """Everything a method needs for one solve besides the question and its own options; a
+    vote runs its solves in copies of it (another model, sampling or cancel)."""
+
+    model: LanguageModel
+    sandbox: Sandbox
+    limits: Limits = DEFAULT_LIMITS
+    sampling: Sampling = field(default_factory=Sampling)
+    on_event: EventHandler | None = None
+    cancel: CancelToken = field(default_factory=CancelToken)
+    data: DataSet | None = None  # the user's tables: pal and pot (and their votes) compute over them
+
+    def session(self) -> SolveSession:
+        return SolveSession(
+            self.model, self.sandbox, on_event=self.on_event, cancel=self.cancel, time_s=self.limits.time_s,
+            memory_mb=self.limits.memory_mb, sampling=self.sampling,
+            data=self.data.wire if self.data is not None else None,
+        )  # fmt: skip
+
+
+class ContextOptions(TypedDict, total=False):
+    """The loose parameters of the seed contract (`solve_pal(question, model, sandbox, ...)`)."""
+
+    time_s: float
+    memory_mb: int
+    temperature: float  # greedy (0) unless `sampling` says otherwise
+    sampling: Sampling | None
+    on_event: EventHandler | None
+    cancel: CancelToken | None
+    data: DataSet | None
+
+
+def context_of(model: LanguageModel, sandbox: Sandbox, **options: Unpack[ContextOptions]) -> SolveContext:
+    limits = Limits(options.get("time_s", DEFAULT_LIMITS.time_s), options.get("memory_mb", DEFAULT_LIMITS.memory_mb))
+    sampling = options.get("sampling") or Sampling(options.get("temperature", 0.0))
+    cancel = options.get("cancel") or CancelToken()
+    return SolveContext(model, sandbox, limits, sampling, options.get("on_event"), cancel, options.get("data"))
+
+
 class SolveSession:
     def __init__(
         self,
@@ -97,8 +149,8 @@ class SolveSession:
         *,
         on_event: EventHandler | None = None,
         cancel: CancelToken | None = None,
-        time_s: float = 5.0,
-        memory_mb: int = 512,
+        time_s: float = DEFAULT_LIMITS.time_s,
+        memory_mb: int = DEFAULT_LIMITS.memory_mb,
         sampling: Sampling | None = None,
         data: dict[str, Any] | None = None,
     ) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
-from sandbox import CapturedValue
+from sandbox import CapturedValue, RunResult
 from sandbox.result import parse_values
 
 
@@ -324,6 +324,12 @@ class Draft:
     fallback_used: bool = False
     alternative: str | None = None
     notes: list[str] = field(default_factory=list)
+
+    def took(self, result: RunResult) -> None:
+        """A program's run is the working now: what it printed, its error, its variables."""
+        self.output, self.isolation = result.stdout, result.isolation.value
+        self.error, self.error_line = result.error, result.error_line
+        self.variables = dict(result.values)
 
     def build(self, status: SolveStatus, answer: str | None, calls: list[ModelCall], duration_s: float) -> Solution:
         return Solution(

@@ -19,9 +19,10 @@ from app.data import DataError, DataSet, open_data
 from app.reasoning import CancelToken, ExecutionFinished, ProgramExtracted, Solution
 from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of, wants_graph
-from app.reasoning.methods import OPTIONS, Limits, Method, solve
+from app.reasoning.methods import OPTIONS, Method, solve
 from app.reasoning.pal import explain_line, propose_repair
 from app.reasoning.runs import solution_of_run, view_of_run
+from app.reasoning.session import Limits
 from app.reasoning.solve_log import log_solution
 from app.settings import Settings
 from app.store import settings as settings_store

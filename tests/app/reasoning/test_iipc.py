@@ -86,7 +86,8 @@ GREEDY = "```python\nblock = bytearray(300 * 1024 * 1024)\neggs = 3 * 12\n# Veri
 
 
 def test_the_callers_limits_reach_iipc_programs(sandbox: Sandbox) -> None:
-    from app.reasoning.methods import Limits, solve
+    from app.reasoning.methods import solve
+    from app.reasoning.session import Limits
 
     question = "Tom has 3 boxes of 12 eggs and breaks 5. How many are left?"
     for program, limits in ((SLOW, Limits(time_s=1.0)), (GREEDY, Limits(memory_mb=128))):

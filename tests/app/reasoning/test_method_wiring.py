@@ -9,8 +9,8 @@ import pytest
 
 from app.data.files import open_data
 from app.reasoning.events import Event, ModelStarted
-from app.reasoning.methods import Limits, solve
-from app.reasoning.session import CancelToken
+from app.reasoning.methods import solve
+from app.reasoning.session import CancelToken, Limits
 from app.reasoning.solution import SolveStatus
 from models.testing import ScriptedModel
 from sandbox import Sandbox
