@@ -39,7 +39,7 @@ from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
-from app.reasoning.solution import Solution, SolveStatus, Vote, sample_label
+from app.reasoning.solution import Sample, Solution, SolveStatus, Vote, sample_label
 from models.types import GenerationRequest, LanguageModel
 from sandbox import Sandbox
 
@@ -266,11 +266,17 @@ def _vote(samples: list[Solution], notes: list[str], *, mixed: bool = False) -> 
         votes=tuple(votes),
         samples=len(samples),
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
-        sample_programs=tuple(s.program for s in samples),
-        sample_answers=tuple(s.answer if s.answered else None for s in samples),
-        sample_methods=MIX[: len(samples)] if mixed else (),
+        sampled=tuple(
+            _sample(s, MIX[number] if mixed else "", number, len(samples)) for number, s in enumerate(samples)
+        ),
         notes=chosen.notes + tuple(notes),
     )
+
+
+def _sample(solution: Solution, method: str, number: int, total: int) -> Sample:
+    reasoning = solution.finish_reply if method == "cot" else None
+    answer = solution.answer if solution.answered else None
+    return Sample(method, sample_label(method, number + 1, total), solution.program, answer, reasoning)
 
 
 def _fall_back(failed: Solution, reasoning: Solution) -> Solution:

@@ -29,12 +29,11 @@ def rivals(solution: Solution, limit: int = 2) -> list[Rival]:
     found = []
     for voted in solution.votes[:limit]:
         key = vote_key(voted.answer)
-        for index, answer in enumerate(solution.sample_answers):
-            if answer is None or vote_key(answer) != key:
+        for index, sample in enumerate(solution.sampled):
+            if sample.answer is None or vote_key(sample.answer) != key:
                 continue
-            method = solution.sample_methods[index] if index < len(solution.sample_methods) else ""
-            program = solution.sample_programs[index] if index < len(solution.sample_programs) else None
-            by = method_words(method) if method else f"program {index + 1}"
-            found.append(Rival(voted.answer, voted.count, by, program or (reasoning if method == "cot" else "")))
+            by = method_words(sample.method) if sample.method else f"program {index + 1}"
+            work = sample.program or sample.reasoning or (reasoning if sample.method == "cot" else "")
+            found.append(Rival(voted.answer, voted.count, by, work))
             break
     return found

@@ -107,6 +107,48 @@ def sample_label(method: str, number: int, total: int) -> str:
 
 
 @dataclass(frozen=True)
+class Sample:
+    """One solve of a vote: its method in a mixed vote ("cot", "pal", "pot"; "" in a vote of one
+    method's programs), its name as shown, its program (None: chain of thought, or none came),
+    its answer (None: it failed) and, for chain of thought, its reasoning."""
+
+    method: str
+    label: str
+    program: str | None
+    answer: str | None
+    reasoning: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method, "label": self.label, "program": self.program, "answer": self.answer,
+            "reasoning": self.reasoning,
+        }  # fmt: skip
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def samples_from_json(data: dict[str, Any]) -> tuple[Sample, ...]:
+    """A stored vote's samples; a row written before they were records has three parallel lists."""
+    if isinstance(data.get("sampled"), list):
+        return tuple(
+            Sample(str(s.get("method", "")), str(s.get("label", "")), _text_or_none(s.get("program")),
+                   _text_or_none(s.get("answer")), _text_or_none(s.get("reasoning")))
+            for s in data["sampled"] if isinstance(s, dict)
+        )  # fmt: skip
+    programs, answers = list(data.get("sample_programs", ())), list(data.get("sample_answers", ()))
+    methods = [m for m in data.get("sample_methods", ()) if isinstance(m, str)]
+    methods += [""] * (len(answers) - len(methods))
+    return tuple(
+        Sample(method, sample_label(method, number + 1, len(answers)), _text_or_none(program), _text_or_none(answer))
+        for number, (method, program, answer) in enumerate(
+            zip(methods, programs + [None] * (len(answers) - len(programs)), answers, strict=False)
+        )
+    )
+
+
+@dataclass(frozen=True)
 class CodeStep:
     """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""
 
@@ -152,10 +194,7 @@ class Solution:
     # taken silently (the spec's PoT answers from `ans` only).
     alternative: str | None = None
     notes: tuple[str, ...] = ()  # how this answer was made that the user should know (a fallback in decoding)
-    # A vote: each sample's last program and its answer (None: it failed), in the order they ran.
-    sample_programs: tuple[str | None, ...] = ()
-    sample_answers: tuple[str | None, ...] = ()
-    sample_methods: tuple[str, ...] = ()  # a mixed vote: each sample's method (cot, pal, pot)
+    sampled: tuple[Sample, ...] = ()  # a vote: each solve, in the order they ran
 
     @property
     def answered(self) -> bool:
@@ -185,7 +224,7 @@ class Solution:
             listed = " and ".join(names) if len(names) == 2 else ", ".join(names)
             count = "two" if len(tied) == 2 else str(len(tied))
             return Confidence(f"{count} answers tied: {listed}", share)
-        if self.sample_methods:
+        if any(sample.method for sample in self.sampled):
             return self._cross_checked(share)
         return Confidence(f"{top} of {self.samples} {what} agree", share, share >= CONFIDENT_SHARE)
 
@@ -193,14 +232,14 @@ class Solution:
         """A mixed vote's support: which methods gave the answer, not only how many."""
         winner = vote_key(self.answer or "")
         agreeing = [
-            method
-            for method, answer in zip(self.sample_methods, self.sample_answers, strict=False)
-            if answer is not None and winner is not None and vote_key(answer) == winner
+            sample.method
+            for sample in self.sampled
+            if sample.answer is not None and winner is not None and vote_key(sample.answer) == winner
         ]
         names = [method_words(method) for method in agreeing]
-        if len(agreeing) == len(self.sample_methods) > 2:
+        if len(agreeing) == len(self.sampled) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
-        elif len(agreeing) == len(self.sample_methods):  # the vote ended early: the rest could not change it
+        elif len(agreeing) == len(self.sampled):  # the vote ended early: the rest could not change it
             text = f"{' and '.join(names)} agree"
         elif len(agreeing) > 1:
             text = f"{len(agreeing)} of {self.samples} methods agree ({' and '.join(names)})"
@@ -248,9 +287,7 @@ class Solution:
             "timeline": [{"kind": t.kind, "title": t.title, "text": t.text, "ok": t.ok} for t in self.timeline],
             "alternative": self.alternative,
             "notes": list(self.notes),
-            "sample_programs": list(self.sample_programs),
-            "sample_answers": list(self.sample_answers),
-            "sample_methods": list(self.sample_methods),
+            "sampled": [sample.to_json() for sample in self.sampled],
             "table": _table_json(self.variables),
         }
 
@@ -298,9 +335,7 @@ class Solution:
             ),
             alternative=data.get("alternative"),
             notes=tuple(str(note) for note in data.get("notes", ())),
-            sample_programs=tuple(p if isinstance(p, str) else None for p in data.get("sample_programs", ())),
-            sample_answers=tuple(a if isinstance(a, str) else None for a in data.get("sample_answers", ())),
-            sample_methods=tuple(m for m in data.get("sample_methods", ()) if isinstance(m, str)),
+            sampled=samples_from_json(data),
         )
 
 

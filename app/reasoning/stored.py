@@ -45,7 +45,7 @@ def stored(solution: Solution) -> Solution:
         answer=_text(solution.answer),
         variables={name: variables[name] for name in order},
         ans=ans,
-        sample_answers=tuple(_text(answer) for answer in solution.sample_answers),
+        sampled=tuple(dataclasses.replace(sample, answer=_text(sample.answer)) for sample in solution.sampled),
     )
 
 

@@ -38,7 +38,7 @@ from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
 from app.reasoning.runs import RunView, error_text
 from app.reasoning.short_answer import shown_answer, shown_answers
-from app.reasoning.solution import Solution, method_words, sample_label
+from app.reasoning.solution import Solution, method_words
 from app.reasoning.working import worked_solution
 from app.ui.background import Background
 from app.ui.charts import equation_graph_png
@@ -288,7 +288,7 @@ class OutputPane(QWidget):
             shown = shown_answers([v.answer for v in solution.votes])
             tally = ", ".join(f"{display_text(text)} ×{v.count}" for v, text in zip(solution.votes, shown, strict=True))
             failed = solution.samples - sum(v.count for v in solution.votes)
-            names = [method_words(method) for method in solution.sample_methods]
+            names = [method_words(sample.method) for sample in solution.sampled if sample.method]
             voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
             lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
             confidence = solution.confidence
@@ -397,21 +397,19 @@ class OutputPane(QWidget):
         self.samples.setVisible(True)
         found = rivals(solution)
         self.compare.show_rivals(found)
-        self._offer(self.vote_tab, bool(solution.sample_programs))
+        self._offer(self.vote_tab, bool(solution.sampled))
         self._offer(self.compare, len(found) >= 2)
-        total = len(solution.sample_programs)
         winner = vote_key(solution.answer) if solution.answer else None
-        for number, (program, answer) in enumerate(zip(solution.sample_programs, solution.sample_answers, strict=True)):
-            if answer is None:
+        for sample in solution.sampled:
+            if sample.answer is None:
                 said = "failed"
             else:
-                said = display_text(shown_answer(answer))
-                said += " — agrees with the answer" if vote_key(answer) == winner else ""
-            method = solution.sample_methods[number] if number < len(solution.sample_methods) else ""
-            item = QListWidgetItem(f"{sample_label(method, number + 1, total)}: {said}")
-            item.setData(Qt.ItemDataRole.UserRole, program or "")
-            if not program:
-                in_words = method == "cot"
+                said = display_text(shown_answer(sample.answer))
+                said += " — agrees with the answer" if vote_key(sample.answer) == winner else ""
+            item = QListWidgetItem(f"{display_text(sample.label)}: {said}")
+            item.setData(Qt.ItemDataRole.UserRole, sample.program or "")
+            if not sample.program:
+                in_words = sample.method == "cot"
                 item.setToolTip("Chain of thought answers in words" if in_words else "This sample wrote no program")
             self.samples.addItem(item)
 

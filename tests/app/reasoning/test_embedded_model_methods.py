@@ -92,7 +92,7 @@ def test_a_mixed_vote_is_one_batch_of_three_methods(local_model: LocalModel, san
     question = "A box holds 6 rows of 7 eggs. How many eggs are in the box?"
     solution = solve(question, "mix", model, sandbox, on_event=events.append)
     assert model.batches == [3] and model.single == 0, (model.batches, model.single)
-    assert solution.sample_methods == ("cot", "pal", "pot") and solution.answer == "42", solution.sample_answers
+    assert [s.method for s in solution.sampled] == ["cot", "pal", "pot"] and solution.answer == "42", solution.sampled
     lanes: dict[int, str] = {}
     for event in events:
         if isinstance(event, LaneStreamed):

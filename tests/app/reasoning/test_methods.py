@@ -163,7 +163,9 @@ def test_mix_votes_over_three_methods_and_shows_a_program(sandbox: Sandbox) -> N
     assert solution.answer == "12" and solution.votes == (Vote("12", 2), Vote("11", 1))
     assert solution.program == "ans = 12" and not solution.fallback_used  # PoT's working, not CoT's words
     assert [c.purpose for c in solution.calls] == ["reasoning", "program", "program"]
-    assert solution.sample_methods == ("cot", "pal", "pot")
+    assert [s.method for s in solution.sampled] == ["cot", "pal", "pot"]
+    assert [s.label for s in solution.sampled] == ["Chain of thought", "PAL", "PoT"]
+    assert solution.sampled[0].reasoning and solution.sampled[0].program is None
     assert solution.to_json()["confidence"] == {
         "text": "2 of 3 methods agree (chain of thought and PoT)", "value": 0.667, "confident": False,
     }  # fmt: skip
@@ -208,14 +210,15 @@ def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:
 
 def test_a_single_solve_is_not_a_vote(sandbox: Sandbox) -> None:
     solution = solve("q", "pal", ScriptedModel([pal("2")]), sandbox)
-    assert solution.votes == () and solution.sample_answers == ()
+    assert solution.votes == () and solution.sampled == ()
 
 
 def test_a_vote_keeps_every_sample_and_the_total_time(sandbox: Sandbox) -> None:
     model = ScriptedModel([pal("12"), FAILS, pal("12")], chunk_size=8, chunk_delay_s=0.01)
     solution = solve("q", "sc3-pal", model, sandbox)
-    assert solution.sample_answers == ("12", None, "12")
-    assert solution.sample_programs == ("print(12)", "print(1 / 0)", "print(12)")
+    assert [s.answer for s in solution.sampled] == ["12", None, "12"]
+    assert [s.program for s in solution.sampled] == ["print(12)", "print(1 / 0)", "print(12)"]
+    assert [s.label for s in solution.sampled] == ["Program 1 of 3", "Program 2 of 3", "Program 3 of 3"]
     assert solution.duration_s >= sum(call.seconds for call in solution.calls)
 
 

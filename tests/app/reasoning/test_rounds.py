@@ -272,7 +272,7 @@ def test_a_mixed_round_asks_nothing_it_did_not_foresee_in_its_batch(sandbox: San
     model = ScriptedModel(["Answer: 12", pal("12"), no_ans, " x"], parallel=8)
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [3] and len(model.requests) == 4
-    assert solution.sample_answers == ("12", "12", "12") and solution.confidence.confident
+    assert [s.answer for s in solution.sampled] == ["12", "12", "12"] and solution.confidence.confident
 
 
 def _lanes(events: list[object]) -> tuple[list[str], dict[int, str], list[tuple[int, str | None]]]:

@@ -114,3 +114,26 @@ def test_a_finished_solve_comes_back_whole(tmp_path: Path, sandbox: Sandbox) -> 
     back = entry.solution
     assert back.to_json() == solution.to_json()
     assert back.votes == solution.votes and back.variables["price"].json == 4 and len(back.calls) == 3
+
+
+def test_a_vote_stored_before_samples_were_records_still_loads() -> None:
+    """Rows written before `sampled` held a vote's samples as three parallel lists."""
+    from app.reasoning.solution import Sample, Solution
+
+    old = {
+        "question": "Three pens at $4?", "method": "mix", "status": "answered", "answer": "12", "samples": 3,
+        "votes": [{"answer": "12", "count": 2}, {"answer": "11", "count": 1}],
+        "sample_programs": [None, "print(12)", "ans = 11"], "sample_answers": ["12", "12", "11"],
+        "sample_methods": ["cot", "pal", "pot"],
+    }  # fmt: skip
+    back = Solution.from_json(old)
+    assert back.sampled == (
+        Sample("cot", "Chain of thought", None, "12"),
+        Sample("pal", "PAL", "print(12)", "12"),
+        Sample("pot", "PoT", "ans = 11", "11"),
+    )
+    assert back.confidence.text == "2 of 3 methods agree (chain of thought and PAL)" and back.confidence.confident
+    assert Solution.from_json(back.to_json()).sampled == back.sampled  # and written back as records
+    programs = Solution.from_json({**old, "method": "sc-pal", "sample_methods": [], "sample_programs": ["print(12)"]})
+    assert [s.label for s in programs.sampled] == ["Program 1 of 3", "Program 2 of 3", "Program 3 of 3"]
+    assert [s.program for s in programs.sampled] == ["print(12)", None, None]
