@@ -25,10 +25,10 @@ from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES, LanesWaiting
+from app.reasoning.method_table import methods_help
 from app.reasoning.methods import (
     DATA_METHODS,
     DEFAULT_METHOD,
-    METHODS_HELP,
     PROGRAM_DEFAULT,
     Method,
     MethodError,
@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", help="the question (quote it)")
     ask.add_argument(
         "--method",
-        help=f"{METHODS_HELP} (default {DEFAULT_METHOD}; with --data or --repair {PROGRAM_DEFAULT}, with --finish pot)",
+        help=f"{methods_help()} (default {DEFAULT_METHOD}; with --data or --repair {PROGRAM_DEFAULT}, "
+        "with --finish pot)",
     )
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
@@ -134,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         "report.md and report.html.",
     )
     evaluate.add_argument("dataset", type=Path, help="JSON lines: GSM8K's form, question/answer or input/target")
-    evaluate.add_argument("--method", default=DEFAULT_METHOD, help=f"comma-separated: {METHODS_HELP}")
+    evaluate.add_argument("--method", default=DEFAULT_METHOD, help=f"comma-separated: {methods_help()}")
     evaluate.add_argument("--limit", type=int, default=None, help="at most N items")
     evaluate.add_argument("--offset", type=int, default=0, help="skip the first K items")
     evaluate.add_argument("--samples", type=int, default=None, help="self-consistency: K samples for program methods")

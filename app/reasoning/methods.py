@@ -40,6 +40,7 @@ from app.reasoning.pot import PotOptions, pot
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
 from app.reasoning.solution import Sample, Solution, SolveStatus, Vote, sample_label
+from models.parallel import MAX_SEQUENCES
 from models.types import GenerationRequest, LanguageModel
 from sandbox import Sandbox
 
@@ -55,6 +56,7 @@ OPTIONS = {
 }
 DATA_METHODS = ("pal", "pot")  # the ones that can read `tables` (votes over them too)
 DEFAULT_SAMPLES = 5
+MAX_SAMPLES = MAX_SEQUENCES  # what the embedded model decodes in one batch; more would only wait
 # The most accurate measured with the embedded model on GSM8K (66 % on the first 50 items where
 # the five-program vote had 56 %, in less time; 61 % on 80 held out, PAL 60 %), and its support is
 # the best measured signal of a right answer: chain of thought and PAL agreeing, right 91 % of the
@@ -63,36 +65,10 @@ DEFAULT_METHOD = "mix"
 # Where programs are needed (a data file, a repair): the most accurate measured of the program
 # methods, on GSM8K and on the data questions (docs/results.md).
 PROGRAM_DEFAULT = "sc-pal"
-METHODS_HELP = (
-    "pal, pot, cot, coc, iipc, mix; +options (repair, shots, grammar, fallback; pot: finish, free, nocomment); "
-    "sc-pal, sc-pot"
-)
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
 _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
 # Statuses after which trying again (another sample, the fallback) makes no sense.
 _FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDBOX_UNAVAILABLE, SolveStatus.MODEL_ERROR}
-
-# What the window's method picker offers, in order: (name, label). The first three are the plain
-# choices most people need, with their median time per GSM8K question measured with the embedded
-# model on 2 cores (docs/results.md); the rest follow under "More methods".
-PLAIN_CHOICES = 3
-PICKER = (
-    ("pal", "Fast — one program (≈ 9 s)"),
-    ("mix", "Cross-checked — 3 methods vote (≈ 23 s)"),
-    ("cot", "Explain in words — no program (≈ 8 s)"),
-    ("sc-pal", "PAL × 5, majority vote (≈ 28 s)"),
-    ("pal+shots", "PAL, more worked examples"),
-    ("pot", "Program of Thoughts — the program sets ans"),
-    ("pot+finish", "PoT + finishing step (units, multiple choice)"),
-    ("pot+shots", "PoT, more worked examples"),
-    ("pal+grammar", "PAL, reply forced to one code block"),
-    ("pot+nocomment", "PoT, comments discouraged (zero-shot, as in the paper)"),
-    ("pal+fallback", "PAL, chain of thought if the program fails"),
-    ("sc-pot", "PoT × 5, majority vote"),
-    ("sc-pal+shots+fallback", "PAL × 5 with examples, vote, CoT fallback"),
-    ("coc", "Chain of Code — the model emulates what cannot run"),
-    ("iipc", "IIPC — propositions, program, validation, integration"),
-)
 
 
 class MethodError(ValueError):
@@ -119,8 +95,8 @@ class Method:
         if count is not None and base not in ("pal", "pot"):
             raise MethodError("self-consistency votes over programs: use sc-pal or sc-pot")
         samples = int(count) if count else DEFAULT_SAMPLES if count is not None else 1
-        if count is not None and samples < 2:
-            raise MethodError("self-consistency needs at least 2 samples")
+        if count is not None and not 2 <= samples <= MAX_SAMPLES:
+            raise MethodError(f"a vote takes 2 to {MAX_SAMPLES} programs (sc2- … sc{MAX_SAMPLES}-), not {samples}")
         return Method(base, options, samples)
 
     @property

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QPlainTextEdit, 
 
 from app.data import DataSet
 from app.reasoning import Solution
-from app.reasoning.methods import PICKER, PLAIN_CHOICES
+from app.reasoning.method_table import PLAIN_CHOICES, picker
 from app.reasoning.tables import with_table
 from app.ui.layouts import column, row
 from app.ui.plain import Label, heading
@@ -39,9 +39,11 @@ class QuestionPane(QWidget):
         self.examples.addItem("Examples…")
         self.examples.addItems(EXAMPLES)
         self.method = QComboBox()
-        for key, title in PICKER:
+        for key, title in picker():
             self.method.addItem(title, key)
-        self.method.insertSeparator(PLAIN_CHOICES)  # the plain choices, then "More methods"
+            if key is None:  # a heading, not a choice
+                self.method.model().item(self.method.count() - 1).setEnabled(False)  # type: ignore[attr-defined]
+        self.method.insertSeparator(PLAIN_CHOICES)  # the plain choices, then the others with what they measured
         self.method.setToolTip(
             "Fast: one program. Cross-checked: chain of thought, PAL and PoT answer side by side and "
             "vote; when they disagree, compare them. Explain in words: chain of thought, no program. "

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.reasoning.methods import PICKER, Method, MethodError, solve, vote
+from app.reasoning.method_table import TABLE
+from app.reasoning.methods import Method, MethodError, solve, vote
 from app.reasoning.prompts import messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
@@ -52,7 +53,8 @@ def test_method_names(name: str, canonical: str, samples: int) -> None:
         ("pal+finish", "pal has no option finish"),
         ("cot+repair", "cot has no option repair"),
         ("sc-cot", "votes over programs"),
-        ("sc1-pal", "at least 2"),
+        ("sc1-pal", "2 to 8 programs"),
+        ("sc9-pal", "2 to 8 programs .*, not 9"),
     ],
 )
 def test_bad_method_names_say_why(name: str, message: str) -> None:
@@ -61,7 +63,7 @@ def test_bad_method_names_say_why(name: str, message: str) -> None:
 
 
 def test_every_picker_entry_is_a_method() -> None:
-    assert all(Method.parse(name).name == name for name, _label in PICKER)
+    assert all(Method.parse(entry.name).name == entry.name for entry in TABLE)
 
 
 def test_vote_counts_equal_numbers_together_and_breaks_ties_by_first_seen() -> None:
@@ -242,7 +244,7 @@ def test_a_mixed_vote_answers_with_the_first_wording_of_the_winner(sandbox: Sand
         ("cot+finish", "cot has no option finish (its options: none)"),
         ("pal+zzz+finish", "pal has no option finish, zzz (its options: repair, shots, grammar, fallback)"),
         ("sc-cot", "self-consistency votes over programs: use sc-pal or sc-pot"),
-        ("sc1-pal", "self-consistency needs at least 2 samples"),
+        ("sc1-pal", "a vote takes 2 to 8 programs (sc2- … sc8-), not 1"),
     ],
 )
 def test_method_names_refused_with_the_reason(name: str, message: str) -> None:
