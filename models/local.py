@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from models.fences import program_arrived
 from models.gguf_info import GGUFInfo, check_loadable, inspect
 from models.parallel import MAX_SEQUENCES, PROMPT_CHUNK, ParallelDecoder, turns
 from models.types import BatchEvent, BatchSplit, FinishReason, Generation, GenerationRequest, ModelError, SequenceDone
@@ -148,6 +149,7 @@ class LocalModel:
         started = time.perf_counter()
         first_token_at: float | None = None
         longest = 0
+        arrived = False  # the program has arrived (models.fences): decoding stops at the next token
         try:
             read = self._read_prompt(tokens, cached)
         except (RuntimeError, ValueError) as exc:
@@ -161,7 +163,7 @@ class LocalModel:
             if first_token_at is None:
                 first_token_at = time.perf_counter()
             longest = max(longest, len(input_ids))
-            return self._cancel.is_set()
+            return self._cancel.is_set() or arrived
 
         try:
             stream = self._llama.create_completion(
@@ -183,6 +185,7 @@ class LocalModel:
                 if choice["text"]:
                     parts.append(choice["text"])
                     yield choice["text"]
+                    arrived = request.stop_after_code_block and program_arrived("".join(parts))
                 if choice.get("finish_reason") == "length":
                     finish = "length"
         except (RuntimeError, ValueError) as exc:

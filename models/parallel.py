@@ -20,13 +20,13 @@ import codecs
 import contextlib
 import ctypes
 import functools
-import re
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from models.fences import program_arrived
 from models.types import FinishReason, Generation, GenerationRequest, ModelError, SequenceChunk, SequenceDone
 
 MAX_SEQUENCES = 8
@@ -39,10 +39,8 @@ PROMPT_CHUNK = 64
 # others' length and doubled the batch's time), so it ends as "cut" and its caller drops it.
 _STRAGGLER_FACTOR = 1.5
 _STRAGGLER_SLACK = 16
-# A fence line; a block is closed by a bare fence after an opening one. A single-sequence caller
-# stops the model itself when a program has arrived (app.reasoning.extract); in a batch a cancel
-# would stop every sequence, so each one applies `stop_after_code_block` on its own.
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
+# In a batch a cancel would stop every sequence, so each one applies `stop_after_code_block` (the
+# rule in models.fences) on its own.
 _TOP_K = 40  # the same chain llama-cpp-python's single-sequence sampling uses
 # The room a sequence is counted as needing when requests are split into turns that the context
 # holds: about twice the mean reply on GSM8K (programs ≈ 130 tokens, chain of thought ≈ 85;
@@ -292,7 +290,7 @@ class ParallelDecoder:
             if at >= 0:
                 seq.text = seq.text[:at]
                 seq.finish = "stop"
-        if seq.finish is None and seq.request.stop_after_code_block and closed_block(seq.text):
+        if seq.finish is None and seq.request.stop_after_code_block and program_arrived(seq.text):
             seq.finish = "stop"
         if seq.finish is None and seq.generated >= seq.request.max_tokens:
             seq.finish = "length"
@@ -373,12 +371,6 @@ def _shared(held: list[int], prompt: list[int]) -> int:
             break
         same += 1
     return same
-
-
-def closed_block(text: str) -> bool:
-    """True once `text` holds an opening fence followed by a bare closing fence (on whole lines)."""
-    fences = [match.group(1) for match in _FENCE.finditer(text) if text[match.end() : match.end() + 1] == "\n"]
-    return len(fences) >= 2 and fences[1] == ""
 
 
 class _Cancelled(Exception):

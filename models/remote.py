@@ -22,7 +22,8 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from models.parallel import MAX_SEQUENCES, closed_block
+from models.fences import program_arrived
+from models.parallel import MAX_SEQUENCES
 from models.types import (
     BatchEvent,
     FinishReason,
@@ -94,23 +95,17 @@ class RemoteModel:
 
     def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
         """The requests sent concurrently, one thread each; events in the order they arrive.
-        A sequence asked to stop after its code block stops reading there (closing the stream)."""
+        A sequence asked to stop once its program has arrived stops reading there (`generate`)."""
         events: queue.Queue[BatchEvent | Exception] = queue.Queue()
 
         def one(index: int, request: GenerationRequest) -> None:
-            text = ""
             try:
                 stream = self.generate(request)
                 for item in stream:
                     if isinstance(item, Generation):
                         events.put(SequenceDone(index, item))
                         return
-                    text += item
                     events.put(SequenceChunk(index, item))
-                    if request.stop_after_code_block and closed_block(text):
-                        stream.close()
-                        events.put(SequenceDone(index, Generation(text, 0, 0, 0, 0.0, 0.0, "stop")))
-                        return
             except Exception as exc:  # handed to the caller's thread
                 events.put(exc)
 
@@ -161,6 +156,8 @@ class RemoteModel:
                         yield text
                     if choice.get("finish_reason") == "length":
                         finish = "length"
+                if request.stop_after_code_block and program_arrived("".join(parts)):
+                    break  # the program has arrived: stop reading (the server stops when the stream closes)
         ended = time.perf_counter()
         first = first or ended
         yield Generation(

@@ -11,6 +11,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 
+from models.fences import program_arrived
 from models.types import (
     BatchEvent,
     BatchSplit,
@@ -72,6 +73,8 @@ class ScriptedModel:
                 break
             yield reply[start : start + size]
             sent = start + size
+            if request.stop_after_code_block and program_arrived(reply[:sent]):
+                break  # the program has arrived: every model stops there
         text = reply[: min(sent, len(reply))]
         finish: FinishReason = "cancelled" if self._cancelled.is_set() and sent < len(reply) else "stop"
         yield Generation(text, len(self.calls[-1].split()), 0, len(text.split()), 0.0, 0.0, finish)

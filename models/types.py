@@ -41,7 +41,7 @@ class GenerationRequest:
     seed: int | None = None
     stop: tuple[str, ...] = ()
     grammar: str | None = None
-    stop_after_code_block: bool = False  # end once a closed ``` block has arrived (batched decoding)
+    stop_after_code_block: bool = False  # end once a program has arrived (models.fences): every model honours it
     # The reply is taken to begin with this text and the model continues it (only the continuation
     # is returned): a way to ask for the rest of one line without another instruction.
     assistant_prefix: str = ""

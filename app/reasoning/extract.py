@@ -10,28 +10,7 @@ import ast
 import re
 
 from app.reasoning.numbers import format_answer
-
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
-_PYTHON_TAGS = {"python", "py", "python3", ""}
-
-
-def code_blocks(reply: str) -> list[tuple[str, str, bool]]:
-    """(language tag, code, closed) for every fenced block, in order."""
-    blocks: list[tuple[str, str, bool]] = []
-    fences = list(_FENCE.finditer(reply))
-    i = 0
-    while i < len(fences):
-        opening = fences[i]
-        start = opening.end() + 1
-        if i + 1 < len(fences) and fences[i + 1].group(1) == "":
-            closing = fences[i + 1]
-            blocks.append((opening.group(1).lower(), reply[start : closing.start()].rstrip(), True))
-            i += 2
-        else:  # an unterminated fence: the model stopped mid-program
-            blocks.append((opening.group(1).lower(), reply[start:].rstrip(), False))
-            break
-    return blocks
-
+from models.fences import PYTHON_TAGS, code_blocks
 
 # What ast.parse raises on text that is not a program; deep nesting ("((((…") raises MemoryError.
 _UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
@@ -57,14 +36,9 @@ def _program_score(code: str) -> tuple[int, int, int]:
     return int(tree is not None), int(does_something), len(code)
 
 
-def complete_program(reply: str) -> bool:
-    """True once the reply holds a closed Python block (generation may stop there)."""
-    return any(closed and tag in _PYTHON_TAGS and code.strip() for tag, code, closed in code_blocks(reply))
-
-
 def extract_program(reply: str) -> str | None:
     """The program in `reply`, or None when there is none."""
-    blocks = [(tag, code) for tag, code, _closed in code_blocks(reply) if tag in _PYTHON_TAGS and code.strip()]
+    blocks = [(tag, code) for tag, code, _closed in code_blocks(reply) if tag in PYTHON_TAGS and code.strip()]
     if blocks:
         tagged = [code for tag, code in blocks if tag] or [code for _tag, code in blocks]
         return max(tagged, key=_program_score)

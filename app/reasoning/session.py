@@ -24,8 +24,9 @@ from app.reasoning.events import (
     ProgramExtracted,
     TokenStreamed,
 )
-from app.reasoning.extract import assigned_names, complete_program, extract_program
+from app.reasoning.extract import assigned_names, extract_program
 from app.reasoning.solution import Draft, ModelCall, Solution, SolveStatus
+from models.fences import program_arrived
 from models.types import Generation, GenerationRequest, LanguageModel, ModelError
 from sandbox import RunResult, Sandbox, SandboxError, Status
 from sandbox.host import Emulator
@@ -218,8 +219,8 @@ class SolveSession:
                 self.emit(TokenStreamed(purpose, item))
                 if self.cancel.cancelled:  # a cancel that came before generate() began listening
                     self.model.cancel()
-                elif stop_after_program and not stopped_early and complete_program("".join(parts)):
-                    stopped_early = True
+                elif stop_after_program and not stopped_early and program_arrived("".join(parts)):
+                    stopped_early = True  # the model stops itself (the request says so); one that does not is stopped
                     self.model.cancel()
         except ModelError as exc:
             raise Stop(SolveStatus.MODEL_ERROR, str(exc)) from exc

@@ -122,3 +122,13 @@ def test_generation_result_fields() -> None:
     generation = Generation("x", 10, 4, 5, 0.5, 1.0, "stop")
     assert generation.evaluated_prompt_tokens == 6
     assert generation.tokens_per_s == 4.0
+
+
+def test_the_model_stops_itself_once_the_program_has_arrived(local_model: LocalModel) -> None:
+    request = GenerationRequest.chat(
+        "Write a Python program that prints 5 + 2 * 3, then explain it in three paragraphs.",
+        max_tokens=300, stop_after_code_block=True,
+    )  # fmt: skip
+    result = complete(local_model, request)
+    assert "```" in result.text and result.text.rstrip().endswith("```"), result.text
+    assert result.finish_reason == "stop" and result.completion_tokens < 120

@@ -36,3 +36,18 @@ def test_request_validation() -> None:
         GenerationRequest()
     with pytest.raises(ValueError):
         GenerationRequest(prompt="x", max_tokens=0)
+
+
+def test_every_model_stops_once_a_program_has_arrived() -> None:
+    """The one rule (models.fences) as the scripted model honours it: not at a text block, not at
+    an empty one, at the first closed Python block with code."""
+    from models.fences import program_arrived
+
+    assert not program_arrived("```text\nhello\n```\n") and not program_arrived("```python\n\n```")
+    assert not program_arrived("```python\nprint(1)\n") and program_arrived("Here:\n```\nprint(1)\n```")
+    reply = "```python\nprint(1)\n```\nThis prints one. " + "More words. " * 40
+    model = ScriptedModel([reply, reply], chunk_size=4)
+    stopped = complete(model, GenerationRequest.chat("q", stop_after_code_block=True))
+    assert stopped.text.startswith("```python\nprint(1)\n```") and len(stopped.text) < 30
+    assert stopped.finish_reason == "stop"
+    assert complete(model, GenerationRequest.chat("q")).text == reply  # not asked: the whole reply

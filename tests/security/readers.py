@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from app.evaluation import grader
 from app.reasoning import choices, extract, numbers, working
+from models import fences
 from sandbox.display import display_text
 
 READERS: dict[str, Callable[[str], object]] = {
@@ -18,7 +19,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "choices.stated_choice": choices.stated_choice,
     "extract.answer_line": extract.answer_line,
     "extract.extract_program": extract.extract_program,
-    "extract.complete_program": extract.complete_program,
+    "fences.program_arrived": fences.program_arrived,
     "extract.streamed_program": extract.streamed_program,
     "extract.labelled": lambda text: extract.labelled(text, extract._ANSWER_LINE),
     "grader.grade (number)": lambda text: grader.grade(text, "18"),

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.extract import complete_program, extract_program
+from app.reasoning.extract import extract_program
 from app.reasoning.numbers import format_answer, format_float
+from models.fences import program_arrived as complete_program
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,9 @@ def test_one_sample_stopping_early_does_not_stop_the_batch(sandbox: Sandbox) -> 
     model = ScriptedModel([pal("5"), pal("6") + tail, pal("5") + tail], parallel=8, chunk_size=3)
     solution = solve("q", "sc3-pal", model, sandbox)
     assert solution.votes == (Vote("5", 2), Vote("6", 1))
-    assert [len(call.reply) for call in solution.calls] == [len(pal("5")), len(pal("6") + tail), len(pal("5") + tail)]
+    # each sequence stopped at its own closing fence (within the 3-character chunk that held it), none cut short
+    assert [call.reply[: len(pal(v))] for call, v in zip(solution.calls, "565", strict=True)] == [pal(v) for v in "565"]
+    assert all(len(call.reply) < len(pal("5")) + 3 for call in solution.calls)
 
 
 def test_cancel_during_a_batch_stops_every_sequence(sandbox: Sandbox) -> None:
