@@ -20,7 +20,16 @@ from typing import Any
 from models.fences import program_arrived
 from models.gguf_info import GGUFInfo, check_loadable, inspect
 from models.parallel import MAX_SEQUENCES, PROMPT_CHUNK, ParallelDecoder, turns
-from models.types import BatchEvent, BatchSplit, FinishReason, Generation, GenerationRequest, ModelError, SequenceDone
+from models.types import (
+    BatchEvent,
+    BatchSplit,
+    Capabilities,
+    FinishReason,
+    Generation,
+    GenerationRequest,
+    ModelError,
+    SequenceDone,
+)
 
 
 @dataclass(frozen=True)
@@ -53,8 +62,7 @@ class LocalModel:
         self._formatter = self._chat_formatter()
         self._prefixed: dict[str, list[int]] = {}
         self._parallel: ParallelDecoder | None = None  # made on the first batch (its KV cache costs memory)
-        self.parallel_sequences = MAX_SEQUENCES
-        self.grammar_supported = True  # llama.cpp samples under a GBNF grammar
+        self.capabilities = Capabilities(batch=MAX_SEQUENCES, grammar=True, token_bias=True)
 
     @property
     def name(self) -> str:

@@ -26,6 +26,7 @@ from models.fences import program_arrived
 from models.parallel import MAX_SEQUENCES
 from models.types import (
     BatchEvent,
+    Capabilities,
     FinishReason,
     Generation,
     GenerationRequest,
@@ -68,15 +69,14 @@ class RemoteModel:
     def name(self) -> str:
         return f"{self.model or 'model'} at {urlsplit(self.base_url).netloc}"
 
-    parallel_sequences = MAX_SEQUENCES  # a server with parallel slots (llama-server -np, vLLM) decodes them together
-
     @property
-    def grammar_supported(self) -> bool:
-        """Whether the server honours a GBNF `grammar`: llama.cpp's servers do, and answer
-        `/props`; others (vLLM, Ollama, LM Studio) ignore or refuse it. Asked once."""
+    def capabilities(self) -> Capabilities:
+        """A server with parallel slots (llama-server -np, vLLM) decodes a batch together; a GBNF
+        `grammar` only where it is llama.cpp's (it answers `/props`; vLLM, Ollama, LM Studio ignore
+        or refuse one; asked once); no bias by token text (a server does not share its tokenizer)."""
         if self._grammar is None:
             self._grammar = self._answers_props()
-        return self._grammar
+        return Capabilities(batch=MAX_SEQUENCES, grammar=self._grammar, token_bias=False)
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

@@ -15,6 +15,7 @@ from models.fences import program_arrived
 from models.types import (
     BatchEvent,
     BatchSplit,
+    Capabilities,
     FinishReason,
     Generation,
     GenerationRequest,
@@ -49,8 +50,8 @@ class ScriptedModel:
         self._cancelled = threading.Event()
         self.calls: list[str] = []  # each call's prompt, as text
         self.requests: list[GenerationRequest] = []
-        self.parallel_sequences = parallel
-        self.grammar_supported = grammar  # False: stands in for a server that takes no grammar
+        # grammar=False stands in for a server that takes no grammar
+        self.capabilities = Capabilities(batch=parallel, grammar=grammar, token_bias=True)
         self.batches: list[int] = []  # the size of each generate_batch call
         self._holds = holds
         self.closed = False
@@ -80,7 +81,7 @@ class ScriptedModel:
         yield Generation(text, len(self.calls[-1].split()), 0, len(text.split()), 0.0, 0.0, finish)
 
     def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
-        if self.parallel_sequences < 2:
+        if self.capabilities.batch < 2:
             raise ModelError(f"{self._name} was not made with parallel > 1")
         self.batches.append(len(requests))
         size = self._holds or len(requests)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
 # "cut": a batch ended this sequence because most of the others had long finished (see
@@ -118,11 +118,23 @@ class BatchSplit:
 BatchEvent = SequenceChunk | SequenceDone | BatchSplit
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a model declares it can do beyond streaming text (callers read this, never probe)."""
+
+    batch: int = 1  # sequences its `generate_batch` decodes together (1: requests go one after another)
+    grammar: bool = False  # it samples under a GBNF grammar (llama.cpp in-process or a llama.cpp server)
+    token_bias: bool = False  # it biases tokens by their text (needs the model's own tokenizer)
+
+
 class LanguageModel(Protocol):
     """A model that streams text. `generate` yields text chunks, then the `Generation` last."""
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def capabilities(self) -> Capabilities: ...
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]: ...
 
@@ -133,6 +145,13 @@ class LanguageModel(Protocol):
     def close(self) -> None:
         """Free what the model holds (memory, connections); it is not used afterwards."""
         ...
+
+
+@runtime_checkable
+class BatchingModel(LanguageModel, Protocol):
+    """A model whose `capabilities.batch` > 1: it decodes several requests together."""
+
+    def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]: ...
 
 
 def complete(
@@ -150,9 +169,8 @@ def complete(
 def generate_batch(model: LanguageModel, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
     """Several requests at once: decoded together where the model can (`LocalModel` batches them
     in llama.cpp, `RemoteModel` sends them concurrently), else one after another."""
-    batched = getattr(model, "generate_batch", None)
-    if callable(batched):
-        yield from batched(requests)
+    if model.capabilities.batch > 1 and isinstance(model, BatchingModel):
+        yield from model.generate_batch(requests)
         return
     for index, request in enumerate(requests):
         for item in model.generate(request):
@@ -161,10 +179,10 @@ def generate_batch(model: LanguageModel, requests: Sequence[GenerationRequest]) 
 
 def parallel_capacity(model: LanguageModel) -> int:
     """How many sequences `generate_batch` decodes together (1: one after another)."""
-    return int(getattr(model, "parallel_sequences", 1))
+    return model.capabilities.batch
 
 
 def takes_grammar(model: LanguageModel) -> bool:
     """Whether the model constrains its reply by a GBNF `grammar` (llama.cpp in-process or a
     llama.cpp server); others ignore or refuse it, so callers that want one fall back."""
-    return bool(getattr(model, "grammar_supported", False))
+    return model.capabilities.grammar

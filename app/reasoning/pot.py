@@ -38,7 +38,7 @@ from app.reasoning.session import (
     first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
-from models.types import LanguageModel, takes_grammar
+from models.types import LanguageModel
 from sandbox import CapturedValue, Sandbox
 
 COMMENT_BIAS = -2.0
@@ -100,16 +100,20 @@ def solve_pot(
 def pot(question: str, options: PotOptions, context: SolveContext) -> Solution:
     session, data, grammar = context.session(), context.data, options.grammar
     draft = Draft(question, "pot+finish" if options.finish else "pot")
-    if grammar and not takes_grammar(context.model):  # said with the answer, in the window and in --json
+    capable, nocomment = context.model.capabilities, options.nocomment
+    if grammar and not capable.grammar:  # said with the answer, in the window and in --json
         grammar = False
         draft.notes.append("decoded without PoT's grammar: this model server takes none")
+    if nocomment and not capable.token_bias:
+        nocomment = False
+        draft.notes.append("decoded without PoT's # bias: this model server does not share its tokenizer")
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pot-data", schema=describe(data), question=question)
     else:
         prompt = prompts.fill("pot-shots" if options.shots else "pot", question=question)
     decoding = Decoding(
         grammar=PYTHON_BLOCK_WITH_ANS if grammar else None,
-        token_bias={"#": COMMENT_BIAS} if options.nocomment else {},
+        token_bias={"#": COMMENT_BIAS} if nocomment else {},
     )
     return conclude(
         session, draft, lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, options=options)

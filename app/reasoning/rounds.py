@@ -33,8 +33,6 @@ from models.types import (
     LanguageModel,
     SequenceChunk,
     generate_batch,
-    parallel_capacity,
-    takes_grammar,
 )
 
 T = TypeVar("T")
@@ -54,9 +52,9 @@ class RoundModel:
     def __init__(self, model: LanguageModel, cancel: CancelToken, report: EventHandler | None = None) -> None:
         self.model = model
         self._token = cancel
-        self.capacity = parallel_capacity(model)
+        self.capacity = model.capabilities.batch
         self.batching = self.capacity > 1
-        self.grammar_supported = takes_grammar(model)
+        self.capabilities = replace(model.capabilities, batch=1)  # it serves one request at a time
         # Every model text of the round is reported once as `LaneStreamed` with its solve's lane: a
         # batch's sequences as they decode, a request outside the batch under the lane of the solve asking.
         self._report = report or (lambda _event: None)
@@ -162,7 +160,7 @@ class _Rehearsal:
 
     def __init__(self, like: LanguageModel) -> None:
         self.name = like.name
-        self.grammar_supported = takes_grammar(like)  # a method may choose its request by this
+        self.capabilities = like.capabilities  # a method may choose its request by this
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
         raise _Asked(request)

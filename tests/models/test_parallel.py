@@ -91,7 +91,7 @@ def test_a_vote_between_two_mixed_batches_evicts_none_of_their_prompts(local_mod
     the cache (the vote's samples took the ids used longest ago, not the shortest kept prompts)."""
     older = [  # longer than the three below, so a rule that evicts the least cells would pick the three
         GenerationRequest.chat(f"Story {number}: " + "a long and winding tale about nothing much, " * 6, max_tokens=1)
-        for number in range(local_model.parallel_sequences)
+        for number in range(local_model.capabilities.batch)
     ]
     mixed = [  # each past the chat template's shared opening, like the methods' few-shot prompts
         GenerationRequest.chat(f"{topic} Answer in one short sentence, plainly, for a pupil of ten.", max_tokens=4)

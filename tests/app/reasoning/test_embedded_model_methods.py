@@ -65,7 +65,7 @@ class _Counting:
 
     def __init__(self, model: LocalModel) -> None:
         self.model, self.name = model, model.name
-        self.parallel_sequences, self.grammar_supported = model.parallel_sequences, model.grammar_supported
+        self.capabilities = model.capabilities
         self.batches: list[int] = []
         self.single = 0
 

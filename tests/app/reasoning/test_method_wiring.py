@@ -13,6 +13,7 @@ from app.reasoning.methods import solve
 from app.reasoning.session import CancelToken, Limits
 from app.reasoning.solution import SolveStatus
 from models.testing import ScriptedModel
+from models.types import Capabilities
 from sandbox import Sandbox
 
 PAL = "```python\nprint(6 * 7)\n```"
@@ -88,6 +89,10 @@ def test_pot_options_reach_pot(sandbox: Sandbox) -> None:
     assert len(shots.calls[0]) > len(plain.calls[0])
     assert grammar.requests[0].grammar and not plain.requests[0].grammar
     assert nocomment.requests[0].token_bias and not plain.requests[0].token_bias
+    server = ScriptedModel([POT])
+    server.capabilities = Capabilities(batch=8, grammar=False, token_bias=False)  # as a server declares
+    noted = solve(QUESTION, "pot+nocomment", server, sandbox)
+    assert not server.requests[0].token_bias and any("# bias" in note for note in noted.notes)
     free = ScriptedModel(["```python\nresult = 42\n```"])
     assert solve(QUESTION, "pot+free", free, sandbox).status is SolveStatus.NO_ANS and len(free.calls) == 1
     asked = ScriptedModel(["```python\nresult = 42\n```", " result"])

@@ -14,7 +14,7 @@ from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
-from models.types import BatchEvent, Generation, GenerationRequest, SequenceChunk, SequenceDone
+from models.types import BatchEvent, Capabilities, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
 
 from .test_methods import FAILS, pal
@@ -122,7 +122,7 @@ class _CutsTheLast:
     """A batching model whose last sequence is cut short mid-program, as a straggler would be."""
 
     name = "cuts"
-    parallel_sequences = 8
+    capabilities = Capabilities(batch=8)
 
     def __init__(self, replies: list[str]) -> None:
         self.replies = replies
@@ -253,8 +253,8 @@ def test_only_the_users_cancel_stops_a_batch() -> None:
 
 
 def test_the_round_model_says_whether_the_model_takes_a_grammar() -> None:
-    assert RoundModel(ScriptedModel([], grammar=True), CancelToken()).grammar_supported is True
-    assert RoundModel(ScriptedModel([], grammar=False), CancelToken()).grammar_supported is False
+    assert RoundModel(ScriptedModel([], grammar=True), CancelToken()).capabilities.grammar is True
+    assert RoundModel(ScriptedModel([], grammar=False), CancelToken()).capabilities.grammar is False
 
 
 def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox) -> None:
