@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from app import logs
+from app import logs, model_loading
 from app.data import DataError, DataSet, open_data
 from app.desktop_check import desktop_problem
 from app.paths import AppPaths
@@ -38,8 +38,6 @@ from app.reasoning.session import Limits
 from app.reasoning.solve_log import log_solution
 from app.reasoning.working import worked_solution
 from app.store import settings as settings_store
-from models.embedded import ensure_embedded, is_ready
-from models.local import LocalModel, ModelSettings
 from models.types import LanguageModel, ModelError
 from sandbox import Sandbox
 from sandbox.display import display_text
@@ -257,20 +255,11 @@ def _ask_method(args: argparse.Namespace) -> Method:
 
 def load_model(args: argparse.Namespace, progress: Progress) -> LanguageModel:
     """The model the arguments name: a server (`--backend`), a GGUF file, or the embedded one."""
-    if args.backend:
-        from models.remote import RemoteModel, privacy_warning
-
-        warning = privacy_warning(args.backend)
-        if warning:
-            print(f"pal-studio: warning: {warning}", file=sys.stderr)
-        return RemoteModel(args.backend)
-    path = args.model
-    if path is None:
-        if not is_ready():
-            progress.phase("Preparing the embedded model (first run only)")
-        path = ensure_embedded(progress=progress.fraction)
-    progress.phase(f"Loading {path.name}")
-    return LocalModel(ModelSettings(path, n_ctx=args.ctx, n_threads=args.threads, n_gpu_layers=args.gpu_layers))
+    return model_loading.load_model(
+        backend_url=args.backend, model_path=args.model, n_ctx=args.ctx, n_threads=args.threads,
+        n_gpu_layers=args.gpu_layers, progress=progress.fraction, phase=progress.phase,
+        warn=lambda warning: print(f"pal-studio: warning: {warning}", file=sys.stderr),
+    )  # fmt: skip
 
 
 def _print_answer(solution: Solution) -> None:

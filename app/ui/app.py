@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.model_loading import load_model
 from app.paths import AppPaths
 from app.settings import Settings
 from app.store import settings as settings_store
@@ -21,7 +22,6 @@ from app.ui.controller import ModelFactory, SolveController
 from app.ui.keyboard import FOCUS_RING
 from app.ui.main_window import MainWindow
 from app.ui.welcome import is_first_run
-from models.embedded import ensure_embedded
 from models.types import LanguageModel
 from sandbox import Sandbox
 
@@ -30,15 +30,10 @@ def model_for(settings: Settings) -> ModelFactory:
     """A factory that loads the model the settings name (the embedded one is assembled first if needed)."""
 
     def load(progress: Callable[[int, int], None]) -> LanguageModel:
-        if settings.backend_url:
-            from models.remote import RemoteModel
-
-            return RemoteModel(settings.backend_url)
-        from models.local import LocalModel, ModelSettings  # on the background thread: numpy, gguf
-
-        path = Path(settings.model_path) if settings.model_path else ensure_embedded(progress=progress)
-        n_ctx, threads, layers = settings.n_ctx, settings.n_threads, settings.n_gpu_layers
-        return LocalModel(ModelSettings(path, n_ctx=n_ctx, n_threads=threads, n_gpu_layers=layers))
+        return load_model(
+            backend_url=settings.backend_url, model_path=Path(settings.model_path) if settings.model_path else None,
+            n_ctx=settings.n_ctx, n_threads=settings.n_threads, n_gpu_layers=settings.n_gpu_layers, progress=progress,
+        )  # fmt: skip
 
     return load
 
