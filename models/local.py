@@ -62,7 +62,7 @@ class LocalModel:
         self._formatter = self._chat_formatter()
         self._prefixed: dict[str, list[int]] = {}
         self._parallel: ParallelDecoder | None = None  # made on the first batch (its KV cache costs memory)
-        self.capabilities = Capabilities(batch=MAX_SEQUENCES, grammar=True, token_bias=True)
+        self.capabilities = Capabilities(batch=MAX_SEQUENCES, grammar=True, token_bias=True, prompt_cache=True)
 
     @property
     def name(self) -> str:

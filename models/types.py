@@ -125,6 +125,7 @@ class Capabilities:
     batch: int = 1  # sequences its `generate_batch` decodes together (1: requests go one after another)
     grammar: bool = False  # it samples under a GBNF grammar (llama.cpp in-process or a llama.cpp server)
     token_bias: bool = False  # it biases tokens by their text (needs the model's own tokenizer)
+    prompt_cache: bool = False  # it keeps prompts it has read, so one that starts the same is read faster
 
 
 class LanguageModel(Protocol):

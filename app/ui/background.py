@@ -57,15 +57,17 @@ class Background(QObject):
         on_failure: Callable[[Exception], None],
         on_progress: Callable[[object], None] = _ignore,
         name: str = "job",
+        quiet: bool = False,
     ) -> None:
         """Queue `job`; its reports, result or exception arrive on the UI thread in the callbacks.
-        `name` says in the log which job failed."""
+        `name` says in the log which job failed; a `quiet` job (work done ahead, which the user's
+        own work may stop) does not make the helper busy."""
         with self._lock:
-            self._pending += 1
-            first = self._pending == 1
+            self._pending += 0 if quiet else 1
+            first = self._pending == 1 and not quiet
         if first:
             self.busy_changed.emit(True)
-        self._executor.submit(self._run, job, on_success, on_failure, on_progress, name)
+        self._executor.submit(self._run, job, on_success, on_failure, on_progress, name=name, quiet=quiet)
 
     def shutdown(self) -> None:
         """Wait for the running job (callers cancel it first) and stop the thread."""
@@ -77,7 +79,9 @@ class Background(QObject):
         on_success: Callable[[T], None],
         on_failure: Callable[[Exception], None],
         on_progress: Callable[[object], None],
+        *,
         name: str,
+        quiet: bool,
     ) -> None:
         def report(payload: object) -> None:
             self._deliver.emit(lambda: on_progress(payload))
@@ -93,8 +97,8 @@ class Background(QObject):
             outcome = lambda: on_success(result)  # noqa: E731
         # Not busy any more before the result is announced, so its callback may start the next job.
         with self._lock:
-            self._pending -= 1
-            idle = self._pending == 0
+            self._pending -= 0 if quiet else 1
+            idle = self._pending == 0 and not quiet
         if idle:
             self.busy_changed.emit(False)
         self._deliver.emit(outcome)

@@ -19,7 +19,7 @@ from app.data import DataError, DataSet, open_data
 from app.reasoning import CancelToken, ExecutionFinished, ProgramExtracted, Solution
 from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of, wants_graph
-from app.reasoning.methods import OPTIONS, Method, solve
+from app.reasoning.methods import DEFAULT_METHOD, OPTIONS, Method, solve, warm_up
 from app.reasoning.pal import explain_line, propose_repair
 from app.reasoning.runs import solution_of_run, view_of_run
 from app.reasoning.session import Limits
@@ -40,6 +40,7 @@ from app.ui.events import (
     SandboxPreparing,
     SandboxReady,
     SandboxStarting,
+    Warming,
 )
 from app.ui.work import Work
 from models.types import LanguageModel
@@ -107,6 +108,7 @@ class SolveController(QObject):
         self._closed = False
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
+        self._warming: LanguageModel | None = None  # the model reading its prompts ahead, if it is
         self._background = Background(self)
         self._background.busy_changed.connect(self.busy)
         # Called on whichever thread starts the sandbox: posted, it reaches the views on theirs.
@@ -167,12 +169,37 @@ class SolveController(QObject):
             if previous is not None and previous is not model:
                 previous.close()  # a reload (other settings): the old weights are freed, not left to the collector
             self.model_ready.emit(model.name)
+            self._warm_up(model)
 
         self.events.publish(ModelLoading())
         self._background.submit(
             job, on_success=loaded, on_failure=self._live(lambda exc: self.model_failed.emit(_message(exc))),
             on_progress=self._live(self.events.publish), name="model load",
         )  # fmt: skip
+
+    def _warm_up(self, model: LanguageModel) -> None:
+        """Read the default method's prompts into the model's cache while the user types the first
+        question, so that solve is as quick as the rest. Quiet: the window is not busy, and any
+        work the user starts stops it within a chunk of a prompt (it then reads what it needs)."""
+        if not model.capabilities.prompt_cache:
+            return
+        self._warming = model
+
+        def job(_report: Report) -> int:
+            return warm_up(model, self.sandbox, DEFAULT_METHOD)
+
+        def done(_result: object) -> None:
+            self._warming = None
+            self.events.publish(Warming(done=True))
+
+        self.events.publish(Warming(done=False))
+        self._background.submit(
+            job, on_success=self._live(done), on_failure=self._live(done), name="warm-up", quiet=True
+        )
+
+    def _stop_warming(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
 
     def open_data(self, path: Path) -> None:
         """Read a data file off the UI thread (50,000 rows take a moment)."""
@@ -300,6 +327,7 @@ class SolveController(QObject):
 
     def cancel(self) -> None:
         """Stop whatever runs: the model within a token, a running program at once."""
+        self._stop_warming()
         if self._cancel is not None:
             self._cancel.cancel()
         self.sandbox.cancel()
@@ -321,8 +349,10 @@ class SolveController(QObject):
         *,
         name: str,
     ) -> None:
-        """`job` on the inference thread; its progress published, its outcome handled here —
-        none of it once the controller is shut down (a late result has no window)."""
+        """`job` on the inference thread (a warm-up in its way is stopped first); its progress
+        published, its outcome handled here — none of it once the controller is shut down (a late
+        result has no window)."""
+        self._stop_warming()
         self._background.submit(
             job, on_success=self._live(on_success), on_failure=self._live(on_failure),
             on_progress=self._live(self.events.publish), name=name,

@@ -73,6 +73,14 @@ class SandboxStarting:
 
 
 @dataclass(frozen=True)
+class Warming:
+    """The default method's worked examples are being read into the model ahead of the first
+    solve (`done`: finished or stopped by the user's own work)."""
+
+    done: bool
+
+
+@dataclass(frozen=True)
 class SandboxReady:
     isolation: str  # "strong", "partial", "none" or "unavailable"
     problem: str | None

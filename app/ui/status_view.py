@@ -23,6 +23,7 @@ from app.ui.events import (
     SandboxPreparing,
     SandboxReady,
     SandboxStarting,
+    Warming,
 )
 from app.ui.phase_ticker import PhaseTicker
 from app.ui.plain import Label, tip
@@ -68,12 +69,21 @@ class StatusView(QObject):
         events.subscribe(LaneFinished, self._on_lane_finished)
         events.subscribe(LanesWaiting, lambda _waiting: self.ticker.set_phase(PHASES["turns"] + "…"))
         events.subscribe(RepairProposed, self._on_repair_proposed)
+        events.subscribe(Warming, self._on_warming)
         events.subscribe(TokenStreamed, lambda _token: self._count_token())
         events.subscribe(LaneStreamed, lambda _lane: self._count_token())
 
     def show(self, text: str) -> None:
         self._line.setText(text)
         self._bar.showMessage(text)
+
+    def _on_warming(self, warming: Warming) -> None:
+        """Said while nothing else is: the user's own work stops the warm-up and speaks instead."""
+        meanwhile = f"{self.ready_text} Reading the methods' worked examples into the model meanwhile (once)…"
+        if not warming.done:
+            self.show(meanwhile)
+        elif self._line.text() == meanwhile:
+            self.show(self.ready_text)
 
     def _on_busy(self, busy: bool) -> None:
         self._tokens = 0

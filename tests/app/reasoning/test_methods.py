@@ -277,3 +277,23 @@ def test_data_questions_name_the_methods_that_take_them(sandbox: Sandbox, tmp_pa
     with pytest.raises(MethodError) as caught:
         solve("q", "cot", ScriptedModel([]), sandbox, data=open_data(path))
     assert str(caught.value) == "questions about a data file need a program method (pal, pot), not cot"
+
+
+def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbox: Sandbox) -> None:
+    from dataclasses import replace as replaced
+
+    from app.reasoning.methods import warm_up
+
+    cached = ScriptedModel(["a", "b", "c"], parallel=8)
+    cached.capabilities = replaced(cached.capabilities, prompt_cache=True)
+    assert warm_up(cached, sandbox, "mix") == 3
+    assert cached.batches == [3] and all(r.max_tokens == 1 for r in cached.requests)  # together, as mix asks
+    later = ScriptedModel(["Answer: 1", "```python\nprint(1)\n```", "```python\nans = 1\n```"], parallel=8)
+    solve("How many apples?", "mix", later, sandbox)
+    for warm, real in zip(cached.requests, later.requests, strict=True):  # the same prompts up to the question
+        shared = len(warm.messages[:-1])
+        assert warm.messages[:shared] == real.messages[:shared]
+        assert warm.messages[-1].content.split("How many?")[0] == real.messages[-1].content.split("How many")[0]
+    plain = ScriptedModel([], parallel=8)
+    assert not plain.capabilities.prompt_cache
+    assert warm_up(plain, sandbox, "mix") == 0 and plain.requests == []  # no cache to fill: left alone
