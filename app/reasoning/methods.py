@@ -176,9 +176,9 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
     solve of a session reads only its question, as the later ones do (the first was 3× slower).
     A model without a prompt cache is left alone. Returns how many prompts were read; the
     model's `cancel` stops it within a chunk of a prompt."""
+    spec = Method.parse(method)
     if not model.capabilities.prompt_cache:
         return 0
-    spec = Method.parse(method)
     context = SolveContext(model, sandbox)
     parts = MIX if spec.base == "mix" else (spec.base,)
 

@@ -109,6 +109,7 @@ class SolveController(QObject):
         self.model: LanguageModel | None = None
         self._cancel: CancelToken | None = None
         self._warming: LanguageModel | None = None  # the model reading its prompts ahead, if it is
+        self.warm_method = DEFAULT_METHOD  # the method whose prompts are read ahead (the window's pick)
         self._background = Background(self)
         self._background.busy_changed.connect(self.busy)
         # Called on whichever thread starts the sandbox: posted, it reaches the views on theirs.
@@ -178,15 +179,15 @@ class SolveController(QObject):
         )  # fmt: skip
 
     def _warm_up(self, model: LanguageModel) -> None:
-        """Read the default method's prompts into the model's cache while the user types the first
+        """Read the picked method's prompts into the model's cache while the user types the first
         question, so that solve is as quick as the rest. Quiet: the window is not busy, and any
         work the user starts stops it within a chunk of a prompt (it then reads what it needs)."""
         if not model.capabilities.prompt_cache:
             return
-        self._warming = model
+        self._warming, method = model, self.warm_method
 
         def job(_report: Report) -> int:
-            return warm_up(model, self.sandbox, DEFAULT_METHOD)
+            return warm_up(model, self.sandbox, method)
 
         def done(_result: object) -> None:
             self._warming = None

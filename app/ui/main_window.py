@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.layout_keeper.restore()
         self.question_pane.pick_method(self._layout_store.value("solve/method", DEFAULT_METHOD))
+        controller.warm_method = self.question_pane.method_name()  # its prompts are read ahead
         if not self.work_keeper.offer(crash_report) and crash_report:
             self.status.show(f"PAL Studio stopped unexpectedly last time; the report is in {crash_report}.")
         self.welcome: WelcomeDialog | None = None

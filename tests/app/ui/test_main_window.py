@@ -342,16 +342,16 @@ def test_an_error_is_put_in_plain_words_above_the_traceback(qtbot: QtBot, make_w
     assert "NameError" in shown  # Python's own words follow
 
 
-def test_the_model_reads_the_default_methods_prompts_ahead_without_making_the_window_busy(
+def test_the_model_reads_the_picked_methods_prompt_ahead_without_making_the_window_busy(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
     from dataclasses import replace
 
-    model = ScriptedModel(["w", "w", "w", PROGRAM], parallel=8)
+    model = ScriptedModel(["w", PROGRAM], parallel=8)
     model.capabilities = replace(model.capabilities, prompt_cache=True)  # as the built-in model declares
-    window = make_window(model)
-    qtbot.waitUntil(lambda: model.batches == [3], timeout=10_000)  # the vote's three prompts, read together
-    assert all(request.max_tokens == 1 for request in model.requests)
+    window = make_window(model)  # with PAL picked: its prompt is the one read ahead
+    qtbot.waitUntil(lambda: len(model.requests) == 1, timeout=10_000)
+    assert model.requests[0].max_tokens == 1 and model.batches == []
     qtbot.waitUntil(lambda: window.status_label.text() == "Ready.", timeout=10_000)
     assert window.solve_button.isEnabled() and not window.controller.is_busy
     window.question.setPlainText("What is 5 + 2 * 3?")
