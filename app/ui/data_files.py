@@ -60,8 +60,8 @@ class DataFiles(QObject):
         self.status.emit(f"That data file cannot be used: {refused.message}")
 
     def _on_data_opened(self, opened: DataOpened) -> None:
-        self.data, self.path = opened.data, opened.path
-        data = opened.data
+        data = self.data = opened.data
+        self.path = opened.path
         self._pane.show_data(data)
         self.changed.emit()
         said = f"Opened {data.summary}. Ask a question about it; the program will read every row."
