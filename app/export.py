@@ -20,6 +20,7 @@ from typing import Any
 
 from app.reasoning import Solution
 from app.reasoning.working import worked_solution
+from sandbox import TraceStep
 
 _BACKTICKS = re.compile(r"`+")
 # What can start markup in Markdown text: code spans, emphasis, links and images ([…](…)), tables,
@@ -49,7 +50,7 @@ def _math(latex: str) -> str:
     return html.escape(latex.replace("$", "").replace("`", ""), quote=False)
 
 
-def to_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -> str:
+def to_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) -> str:
     question = markdown_text(solution.question.strip())
     parts = [f"# {markdown_text(_title(solution.question))}", "", "## Question", "", question, ""]
     if solution.program:
@@ -68,8 +69,8 @@ def to_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -
     if trace:
         parts += ["## Step by step", "", "| step | line | variables |", "|---|---|---|"]
         for number, step in enumerate(trace, 1):
-            variables = ", ".join(f"{k} = {v}" for k, v in step.get("vars", {}).items()) or "—"
-            parts.append(f"| {number} | {table_cell(str(step.get('line')))} | {table_cell(variables)} |")
+            variables = ", ".join(f"{k} = {v}" for k, v in step.vars.items()) or "—"
+            parts.append(f"| {number} | {step.line} | {table_cell(variables)} |")
         parts.append("")
     parts.append(
         f"_Method: {markdown_text(solution.method)}; {len(solution.calls)} model call(s); solved with PAL Studio._"
@@ -112,7 +113,7 @@ def notebook_text(solution: Solution) -> str:
     return str(nbformat.writes(to_notebook(solution)))
 
 
-def working_markdown(solution: Solution, trace: list[dict[str, Any]] | None = None) -> str:
+def working_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) -> str:
     """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
     steps = worked_solution(solution.program, solution.variables, solution.question, trace)
     return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
@@ -123,7 +124,7 @@ def _title(question: str) -> str:
     return first if len(first) <= 80 else first[:77] + "…"
 
 
-def export_text(solution: Solution, suffix: str, trace: list[dict[str, Any]] | None = None) -> str:
+def export_text(solution: Solution, suffix: str, trace: tuple[TraceStep, ...] | None = None) -> str:
     """The solve in the format a file name's suffix asks for: a notebook (.ipynb), a Python
     script (.py), else Markdown (with the step-through table when there is a trace)."""
     if suffix == ".ipynb":

@@ -67,12 +67,6 @@ class Catalog:
     def default(self) -> EmbeddedModel:
         return next(m for m in self.embedded if m.default)
 
-    def embedded_by_id(self, model_id: str) -> EmbeddedModel:
-        for model in self.embedded:
-            if model.id == model_id:
-                return model
-        raise ModelError(f"no embedded model called {model_id!r}")
-
 
 def parse(data: dict[str, Any]) -> Catalog:
     embedded = []

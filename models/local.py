@@ -226,7 +226,7 @@ class LocalModel:
         return not self._cancel.is_set()
 
     def _logit_bias(self, request: GenerationRequest) -> dict[int, float]:
-        bias = dict(request.logit_bias)
+        bias: dict[int, float] = {}
         for prefix, value in request.token_bias.items():
             for token in self._tokens_starting_with(prefix):
                 bias[token] = bias.get(token, 0.0) + value

@@ -193,8 +193,6 @@ class RemoteModel:
             body["stop"] = list(request.stop)
         if request.grammar:
             body["grammar"] = request.grammar
-        if request.logit_bias:
-            body["logit_bias"] = {str(token): bias for token, bias in request.logit_bias.items()}
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self._headers()}
         http = urllib.request.Request(
             f"{self.base_url}/{endpoint}", data=json.dumps(body).encode(), headers=headers, method="POST"

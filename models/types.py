@@ -29,9 +29,9 @@ class ChatMessage:
 @dataclass(frozen=True)
 class GenerationRequest:
     """One generation. Give `messages` for an instruct model (formatted with its chat template)
-    or `prompt` for raw completion; `grammar` is GBNF text, `logit_bias` maps token ids to bias,
-    `token_bias` biases every token whose text, leading whitespace removed, starts with a key
-    (e.g. {"#": -2.0} discourages comments whatever the tokenizer's ids)."""
+    or `prompt` for raw completion; `grammar` is GBNF text; `token_bias` biases every token whose
+    text, leading whitespace removed, starts with a key (e.g. {"#": -2.0} discourages comments
+    whatever the tokenizer's ids)."""
 
     messages: tuple[ChatMessage, ...] = ()
     prompt: str | None = None
@@ -45,7 +45,6 @@ class GenerationRequest:
     # The reply is taken to begin with this text and the model continues it (only the continuation
     # is returned): a way to ask for the rest of one line without another instruction.
     assistant_prefix: str = ""
-    logit_bias: Mapping[int, float] = field(default_factory=dict)
     token_bias: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -176,14 +175,3 @@ def generate_batch(model: LanguageModel, requests: Sequence[GenerationRequest]) 
     for index, request in enumerate(requests):
         for item in model.generate(request):
             yield SequenceDone(index, item) if isinstance(item, Generation) else SequenceChunk(index, item)
-
-
-def parallel_capacity(model: LanguageModel) -> int:
-    """How many sequences `generate_batch` decodes together (1: one after another)."""
-    return model.capabilities.batch
-
-
-def takes_grammar(model: LanguageModel) -> bool:
-    """Whether the model constrains its reply by a GBNF `grammar` (llama.cpp in-process or a
-    llama.cpp server); others ignore or refuse it, so callers that want one fall back."""
-    return model.capabilities.grammar

@@ -6,10 +6,12 @@ Qt-free and independent of `app` and `models`. Entry points: `Sandbox` (API) and
 
 from sandbox.host import IsolationUnavailable, Sandbox, SandboxError
 from sandbox.platforms import Layer
-from sandbox.result import CapturedValue, Isolation, ProtocolError, RunResult, Status
+from sandbox.protocol import ChainStep, ProtocolError, TraceStep
+from sandbox.result import CapturedValue, Isolation, RunResult, Status
 
 __all__ = [
     "CapturedValue",
+    "ChainStep",
     "Isolation",
     "IsolationUnavailable",
     "Layer",
@@ -18,4 +20,5 @@ __all__ = [
     "Sandbox",
     "SandboxError",
     "Status",
+    "TraceStep",
 ]

@@ -22,13 +22,12 @@ from typing import Any, NoReturn
 
 from sandbox import landlock, privileges, seccomp, values
 from sandbox._libc import prctl
-from sandbox.guest import report_json, run_request
-from sandbox.protocol import ChildRequest, Emulate, decode_as, encode
+from sandbox.guest import read_reply, report_json, run_request
+from sandbox.protocol import MAX_EMULATION_REPLY_BYTES, ChildRequest, Emulate, EmulationReply, decode_as, encode
 
 _PR_SET_PDEATHSIG = 1
 RESULT_FD = 3  # the report (and, for Chain of Code, emulation requests) as JSON lines
 REPLY_FD = 4  # emulation replies from the worker, JSON lines
-MAX_REPLY_BYTES = 1_000_000
 MAX_REQUEST_BYTES = 48 * 1024 * 1024  # a program (≤ 1M characters) and its data (sandbox.data)
 _CAPTURE_SECONDS = 1.0
 
@@ -111,27 +110,19 @@ class _EmulationChannel:
     def __init__(self) -> None:
         self.paused_s = 0.0
 
-    def ask(self, request: Emulate) -> dict[str, Any]:
+    def ask(self, request: Emulate) -> EmulationReply:
         asked = time.monotonic()
         _write_report(encode(request))
         data = b""
         while not data.endswith(b"\n"):
             chunk = os.read(REPLY_FD, 65536)
             if not chunk:
-                return {"error": "the sandbox worker closed the emulation channel"}
+                return EmulationReply.failed("the sandbox worker closed the emulation channel")
             data += chunk
-            if len(data) > MAX_REPLY_BYTES:
-                return {"error": "the emulation reply is too large"}
+            if len(data) > MAX_EMULATION_REPLY_BYTES + 1:
+                return EmulationReply.failed("the emulation reply is too large")
         self.paused_s += time.monotonic() - asked
-        return _reply_object(data)
-
-
-def _reply_object(data: bytes) -> dict[str, Any]:
-    try:
-        reply = json.loads(data)
-    except ValueError:
-        return {"error": "the emulation reply is not JSON"}
-    return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
+        return read_reply(data.rstrip(b"\n"))
 
 
 def _lock_down(request: ChildRequest, plan: Plan, parent_pid: int) -> None:

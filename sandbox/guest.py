@@ -6,7 +6,7 @@ is capped by its store and its time by the worker, which stops it from outside. 
 worker through the one host import, the door (`_host.call`): a JSON frame up, bytes back.
 
     Fetch                    -> the ChildRequest, as `encode` wrote it
-    Emulate (Chain of Code)  -> the model's reply, a JSON object
+    Emulate (Chain of Code)  -> the model's reply, an EmulationReply
     Report                   -> the report (the worker keeps the first, as fd 3 natively)
     OutputLimit              -> the worker stops the run: it printed more than its cap
 
@@ -29,7 +29,21 @@ from typing import Any
 from sandbox import values
 from sandbox.data import frozen_tables
 from sandbox.program import Outcome, execute, make_namespace
-from sandbox.protocol import ChildRequest, Emulate, Fetch, OutputLimit, decode_as, encode, report_frame
+from sandbox.protocol import (
+    MAX_EMULATION_REPLY_BYTES,
+    ChainStep,
+    ChildRequest,
+    Emulate,
+    EmulationReply,
+    Fetch,
+    OutputLimit,
+    ProtocolError,
+    TraceStep,
+    decode_as,
+    encode,
+    loads_line,
+    report_frame,
+)
 from sandbox.stepwise import Stepwise
 from sandbox.tracing import Tracer
 
@@ -47,12 +61,11 @@ class _Door:
     def ask(self, frame: bytes) -> bytes:
         return bytes(self._call(frame))
 
-    def emulate(self, request: Emulate) -> dict[str, Any]:
+    def emulate(self, request: Emulate) -> EmulationReply:
         try:
-            reply = json.loads(self.ask(encode(request)))
-        except (OSError, ValueError) as exc:
-            return {"error": f"the emulation channel failed: {type(exc).__name__}"}
-        return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
+            return read_reply(self.ask(encode(request)))
+        except OSError as exc:
+            return EmulationReply.failed(f"the emulation channel failed: {type(exc).__name__}")
 
 
 class _CountingStream(io.TextIOBase):
@@ -102,12 +115,12 @@ class Ran:
 
     outcome: Outcome
     namespace: dict[str, Any]
-    trace: list[dict[str, Any]] | None
-    steps: list[dict[str, Any]] | None
+    trace: list[TraceStep] | None
+    steps: list[ChainStep] | None
 
 
 def run_request(
-    request: ChildRequest, emulate: Callable[[Emulate], dict[str, Any]], output_chars: Callable[[], int]
+    request: ChildRequest, emulate: Callable[[Emulate], EmulationReply], output_chars: Callable[[], int]
 ) -> Ran:
     """Run the request's program once: fresh random numbers, the data as `tables`, traced or
     statement by statement (Chain of Code, asking `emulate`) as asked."""
@@ -122,6 +135,16 @@ def run_request(
     return Ran(execute(request.code, namespace, tracer), namespace, tracer.steps if tracer else None, None)
 
 
+def read_reply(line: bytes) -> EmulationReply:
+    """The host's reply to an emulation request, checked (sandbox.protocol), or why it is unusable."""
+    if len(line) > MAX_EMULATION_REPLY_BYTES:
+        return EmulationReply.failed("the emulation reply is too large")
+    try:
+        return EmulationReply.from_wire(loads_line(line))
+    except ProtocolError as exc:
+        return EmulationReply.failed(f"the emulation reply is unusable: {exc}")
+
+
 def report_json(ran: Ran, captured: dict[str, Any]) -> bytes:
     """The report, once the program's streams are flushed, as one JSON object (no newline)."""
     for stream in (sys.stdout, sys.stderr):
@@ -132,8 +155,8 @@ def report_json(ran: Ran, captured: dict[str, Any]) -> bytes:
         "error": ran.outcome.error,
         "error_line": ran.outcome.error_line,
         "values": captured,
-        "trace": ran.trace,
-        "steps": ran.steps,
+        "trace": None if ran.trace is None else [step.to_json() for step in ran.trace],
+        "steps": None if ran.steps is None else [step.to_json() for step in ran.steps],
     }
     try:
         return json.dumps(report, ensure_ascii=True, allow_nan=False).encode()

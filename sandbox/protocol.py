@@ -4,8 +4,9 @@ and each child, as frozen dataclasses — the one file where message names appea
 Each message travels as one line of JSON (`encode`), with its name under "op". Whatever arrives is
 untrusted until `decode` has checked it: the line is parsed strictly and capped (`loads_line`), the
 name must be one this side expects, and every field must have its type; anything else is a
-`ProtocolError`. A run's result and its trace stay JSON objects here: `RunResult.from_json` parses
-them with their own caps.
+`ProtocolError`. What a run recorded crosses as typed records too: a traced run's `TraceStep`s,
+Chain of Code's `ChainStep`s and the model's `EmulationReply`, each parsed here with its caps. A run's
+result stays one JSON object here: `RunResult.from_json` parses it with its own caps.
 
     host -> worker    RunRequest, Cancel, Emulated (the model's reply to an emulation)
     worker -> host    Preparing, Ready, Result, Refused, EmulateRequest
@@ -18,11 +19,53 @@ them with their own caps.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
-from sandbox.result import ProtocolError, loads_line
+from sandbox.values import cap
+
+MAX_LINE_BYTES = 32 * 1024 * 1024
+_SURROGATE = re.compile("[\ud800-\udfff]")  # after json.loads a pair is one character: these are lone
+# How a surrogate can reach json.loads: a \uD8xx–\uDFxx escape, or raw bytes ED A0–BF (json
+# decodes bytes with "surrogatepass"). Lines without either need no walk.
+_MAY_HOLD_SURROGATE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
+
+
+class ProtocolError(ValueError):
+    """A message across the process boundary was malformed, too large or of the wrong shape."""
+
+
+def loads_line(line: bytes) -> object:
+    """Parse one JSON line strictly, with a size cap; malformed or hostile input raises ProtocolError."""
+    if len(line) > MAX_LINE_BYTES:
+        raise ProtocolError("message too large")
+    try:
+        value = json.loads(line, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
+    if not _MAY_HOLD_SURROGATE.search(line):  # the common case: nothing to walk
+        return value
+    try:
+        return _clean(value)
+    except RecursionError as exc:
+        raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _clean(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    if isinstance(value, dict):
+        return {_clean(key): _clean(item) for key, item in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -54,7 +97,7 @@ class Cancel(Message):
 class Emulated(Message):
     OP: ClassVar[str] = "emulated"
     id: int
-    reply: dict[str, Any]
+    reply: EmulationReply
 
 
 @dataclass(frozen=True)
@@ -103,7 +146,7 @@ class Refused(Message):
 class EmulateRequest(Message):
     OP: ClassVar[str] = "emulate-request"
     id: int
-    request: dict[str, Any]  # the child's `Emulate`, as sent
+    request: Emulate  # the child's, as checked
 
 
 @dataclass(frozen=True)
@@ -192,9 +235,172 @@ class Exited(Message):
 
 # Chain of Code: a program may ask this many emulations of one run, each request this long at most
 # (a real request is a statement, its concrete form, an error and ≤ 16,000 characters of state);
-# both workers (sandbox.worker, sandbox.wasm) enforce them.
+# both workers (sandbox.worker, sandbox.wasm) enforce them. A reply is capped once, here: the host
+# refuses to send a longer one and the program refuses to read one.
 MAX_EMULATIONS = 100
 MAX_EMULATE_BYTES = 256 * 1024
+MAX_EMULATION_REPLY_BYTES = 64_000
+
+
+def emulation_request(line: bytes) -> Emulate | None:
+    """A line from the program that asks for an emulation, checked; None for any other line."""
+    try:
+        data = loads_line(line)
+        return expect(data, Emulate) if is_message(data) else None
+    except ProtocolError:
+        return None
+
+
+@dataclass(frozen=True)
+class EmulationReply:
+    """The host's answer to an `Emulate`: the expression's `value`, the variables' new `values`, or
+    why neither (`error`) — which one is `kind`."""
+
+    kind: str  # "value", "values" or "error"
+    value: Any = None  # JSON data (a value may be null)
+    values: dict[str, Any] = field(default_factory=dict)  # identifier -> JSON data
+    error: str = ""
+
+    @classmethod
+    def of_value(cls, value: Any) -> EmulationReply:
+        return cls("value", value=value)
+
+    @classmethod
+    def of_values(cls, values: dict[str, Any]) -> EmulationReply:
+        return cls("values", values=values)
+
+    @classmethod
+    def failed(cls, why: str) -> EmulationReply:
+        return cls("error", error=why[:500])
+
+    def line(self) -> bytes:
+        """The reply as sent to the program: one JSON line."""
+        return json.dumps(asdict(self), ensure_ascii=True, allow_nan=False).encode() + b"\n"
+
+    @classmethod
+    def from_wire(cls, data: object) -> EmulationReply:
+        """The reply in `data` (parsed JSON), every field checked, or a ProtocolError."""
+        if not isinstance(data, dict) or set(data) != {"kind", "value", "values", "error"}:
+            raise ProtocolError("an emulation reply must have kind, value, values and error")
+        kind, values, error = data["kind"], data["values"], data["error"]
+        if kind not in ("value", "values", "error") or not isinstance(error, str) or not isinstance(values, dict):
+            raise ProtocolError("an emulation reply's kind, values or error has the wrong type")
+        if not all(isinstance(name, str) and name.isidentifier() for name in values):
+            raise ProtocolError("an emulation reply names an invalid variable")
+        return cls(kind, data["value"], values, error[:500])
+
+
+TRACE_EVENTS = frozenset({"line", "call", "return", "exception"})
+MAX_TRACE_STEPS = 1000  # steps a trace records (sandbox.tracing); a longer trace says where it stopped
+TRACE_VALUE_CHARS = 200  # a variable's repr in one step
+TRACE_BYTES = 1_000_000  # names and values the tracer records in all; the reader allows twice this
+MAX_STEP_VARS = 500  # variables shown in one step
+MAX_CHAIN_STEPS = 500  # Chain of Code steps recorded (sandbox.stepwise)
+CHAIN_VALUE_CHARS = 300
+MAX_CHAIN_VALUES = 50  # variables an emulated step may set and show
+NAME_CHARS = 200
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step of a traced run (sandbox.tracing): as in Python Tutor, a "line" step is the state
+    just before `line` runs; "call", "return" and "exception" are events of `function`. `output`:
+    characters printed by then; `truncated`: the trace stops here."""
+
+    line: int
+    event: str
+    function: str
+    vars: dict[str, str]
+    output: int = 0
+    truncated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "line": self.line,
+            "event": self.event,
+            "function": self.function,
+            "vars": self.vars,
+            "output": self.output,
+        }
+        return data | {"truncated": True} if self.truncated else data
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One statement of a Chain of Code run (sandbox.stepwise): run in Python, or `emulated` by
+    the model with the `values` that set (reprs)."""
+
+    line: int
+    emulated: bool
+    values: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"line": self.line, "how": "emulated" if self.emulated else "python"}
+        return data | {"values": self.values} if self.values else data
+
+
+def parse_trace(data: object, lines: int | None = None) -> tuple[TraceStep, ...] | None:
+    """A trace's well-formed steps (on lines 1…`lines` when given), at most `MAX_TRACE_STEPS`, their
+    text bounded; ill-formed steps are dropped. None when `data` is not a list."""
+    if not isinstance(data, list):
+        return None
+    steps: list[TraceStep] = []
+    budget = 2 * TRACE_BYTES
+    for raw in data[:MAX_TRACE_STEPS]:
+        step = _trace_step(raw, lines)
+        if step is None:
+            continue
+        budget -= sum(len(name) + len(value) for name, value in step.vars.items())
+        if budget < 0:
+            break
+        steps.append(step)
+    if steps and len(data) > MAX_TRACE_STEPS and not steps[-1].truncated:
+        last = steps[-1]
+        steps[-1] = TraceStep(last.line, last.event, last.function, last.vars, last.output, truncated=True)
+    return tuple(steps)
+
+
+def _trace_step(raw: object, lines: int | None) -> TraceStep | None:
+    if not isinstance(raw, dict):
+        return None
+    line, event, function, variables = raw.get("line"), raw.get("event"), raw.get("function"), raw.get("vars")
+    if not _on_a_line(line, lines) or event not in TRACE_EVENTS or not isinstance(function, str):
+        return None
+    if not isinstance(line, int) or not isinstance(variables, dict):
+        return None
+    shown = {
+        cap(name, NAME_CHARS): cap(value, TRACE_VALUE_CHARS)
+        for name, value in list(variables.items())[:MAX_STEP_VARS]
+        if isinstance(name, str) and isinstance(value, str)
+    }
+    output = raw.get("output")
+    printed = output if isinstance(output, int) and not isinstance(output, bool) and output > 0 else 0
+    return TraceStep(line, event, cap(function, NAME_CHARS), shown, printed, raw.get("truncated") is True)
+
+
+def parse_chain(data: object, lines: int | None = None) -> tuple[ChainStep, ...] | None:
+    """Chain of Code's well-formed steps (on lines 1…`lines` when given), their values bounded."""
+    if not isinstance(data, list):
+        return None
+    steps: list[ChainStep] = []
+    for raw in data[:MAX_CHAIN_STEPS]:
+        if not isinstance(raw, dict) or not _on_a_line(raw.get("line"), lines):
+            continue
+        how, values = raw.get("how"), raw.get("values")
+        if how not in ("python", "emulated"):
+            continue
+        shown = {
+            cap(name, NAME_CHARS): cap(value, CHAIN_VALUE_CHARS)
+            for name, value in list(values.items() if isinstance(values, dict) else ())[:MAX_CHAIN_VALUES]
+            if isinstance(name, str) and isinstance(value, str)
+        }
+        steps.append(ChainStep(raw["line"], how == "emulated", shown))
+    return tuple(steps)
+
+
+def _on_a_line(value: object, lines: int | None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1 and (lines is None or value <= lines)
+
 
 M = TypeVar("M", bound=Message)
 
@@ -239,20 +445,20 @@ def from_object(data: object, *expected: type[Message]) -> Message:
     if kind is None or (expected and kind not in expected):
         raise ProtocolError(f"unexpected message {str(op)[:40]!r}")
     values: dict[str, Any] = {}
-    for field in fields(kind):
-        if field.name not in data:
-            if field.default is not MISSING:  # has a default: optional on the wire
+    for spec in fields(kind):
+        if spec.name not in data:
+            if spec.default is not MISSING:  # has a default: optional on the wire
                 continue
-            raise ProtocolError(f"{kind.OP}: {field.name} is missing")
-        value = data[field.name]
-        declared = str(field.type)
+            raise ProtocolError(f"{kind.OP}: {spec.name} is missing")
+        value = data[spec.name]
+        declared = str(spec.type)
         if declared.endswith(" | None") and value is None:
-            values[field.name] = None
+            values[spec.name] = None
             continue
         check = _CHECKS[declared.removesuffix(" | None")]
         if not check(value):
-            raise ProtocolError(f"{kind.OP}: {field.name} is not {declared}")
-        values[field.name] = _CONVERT.get(declared, _same)(value)
+            raise ProtocolError(f"{kind.OP}: {spec.name} is not {declared}")
+        values[spec.name] = _CONVERT.get(declared, _same)(value)
     return kind(**values)
 
 
@@ -282,9 +488,13 @@ _CHECKS: dict[str, Callable[[object], bool]] = {
     "dict[str, Any]": lambda v: isinstance(v, dict),
     "dict[str, str]": lambda v: isinstance(v, dict) and all(isinstance(item, str) for item in v.values()),
     "tuple[LayerInfo, ...]": lambda v: isinstance(v, list) and all(_is_layer(item) for item in v),
+    "Emulate": lambda v: isinstance(v, dict),
+    "EmulationReply": lambda v: isinstance(v, dict),
 }
 _CONVERT: dict[str, Callable[[Any], Any]] = {
     "float": float,
     "tuple[str, ...]": tuple,
     "tuple[LayerInfo, ...]": lambda v: tuple(LayerInfo(item["name"], item["active"], item["detail"]) for item in v),
+    "Emulate": lambda v: expect(v | {"op": Emulate.OP}, Emulate),
+    "EmulationReply": EmulationReply.from_wire,
 }

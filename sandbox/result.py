@@ -12,28 +12,19 @@ from __future__ import annotations
 
 import enum
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.protocol import ChainStep, ProtocolError, TraceStep, parse_chain, parse_trace
 from sandbox.values import REPR_CHARS, cap
 
-MAX_LINE_BYTES = 32 * 1024 * 1024
 _MAX_VALUES = 256
 _MAX_TEXT = 4 * 1024 * 1024
 TYPE_CHARS = 200
 JSON_CHARS = 1_000_000  # a value's JSON copy; the child's own renderer stays far below this
-_SURROGATE = re.compile("[\ud800-\udfff]")  # after json.loads a pair is one character: these are lone
-# How a surrogate can reach json.loads: a \uD8xx–\uDFxx escape, or raw bytes ED A0–BF (json
-# decodes bytes with "surrogatepass"). Lines without either need no walk.
-_MAY_HOLD_SURROGATE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
 
 
 BACKENDS = ("native", "wasm")
-
-
-class ProtocolError(ValueError):
-    """A message across the process boundary was malformed, too large or of the wrong shape."""
 
 
 class Status(enum.StrEnum):
@@ -78,8 +69,8 @@ class RunResult:
     values: dict[str, CapturedValue]
     duration_s: float
     isolation: Isolation
-    trace: list[Any] | None = None
-    steps: list[Any] | None = None  # Chain of Code: {"line", "how": "python"|"emulated", "values"?} per step
+    trace: tuple[TraceStep, ...] | None = None
+    steps: tuple[ChainStep, ...] | None = None  # Chain of Code
     backend: str = "native"  # which sandbox ran it: "native" (kernel layers) or "wasm" (WebAssembly)
 
     @property
@@ -96,8 +87,8 @@ class RunResult:
             "values": {name: value.to_json() for name, value in self.values.items()},
             "duration_s": round(self.duration_s, 6),
             "isolation": self.isolation.value,
-            "trace": self.trace,
-            "steps": self.steps,
+            "trace": None if self.trace is None else [step.to_json() for step in self.trace],
+            "steps": None if self.steps is None else [step.to_json() for step in self.steps],
             "backend": self.backend,
         }
 
@@ -114,8 +105,8 @@ class RunResult:
                 values=parse_values(obj.get("values", {})),
                 duration_s=_number(obj.get("duration_s"), "duration_s"),
                 isolation=Isolation(_expect(obj.get("isolation"), str, "isolation")),
-                trace=_optional_list(obj.get("trace"), "trace"),
-                steps=_optional_list(obj.get("steps"), "steps"),
+                trace=parse_trace(_optional_list(obj.get("trace"), "trace")),
+                steps=parse_chain(_optional_list(obj.get("steps"), "steps")),
                 backend=_backend(obj.get("backend", "native")),
             )
         except ValueError as exc:  # an unknown enum member
@@ -148,37 +139,6 @@ def parse_values(data: object, names: tuple[str, ...] | list[str] | None = None)
             latex=None if entry.get("latex") is None else cap(_text(entry.get("latex"), "latex"), REPR_CHARS),
         )
     return values
-
-
-def loads_line(line: bytes) -> object:
-    """Parse one JSON line strictly, with a size cap; malformed or hostile input raises ProtocolError."""
-    if len(line) > MAX_LINE_BYTES:
-        raise ProtocolError("message too large")
-    try:
-        value = json.loads(line, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
-    if not _MAY_HOLD_SURROGATE.search(line):  # the common case: nothing to walk
-        return value
-    try:
-        return _clean(value)
-    except RecursionError as exc:
-        raise ProtocolError(f"not JSON: {type(exc).__name__}") from exc
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _clean(value: Any) -> Any:
-    """`value` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_clean(item) for item in value]
-    if isinstance(value, dict):
-        return {_clean(key): _clean(item) for key, item in value.items()}
-    return value
 
 
 def _expect(value: object, kind: type, what: str) -> Any:

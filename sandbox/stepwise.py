@@ -16,16 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from sandbox.program import PROGRAM_FILENAME, Outcome, describe_exception
-from sandbox.protocol import Emulate
+from sandbox.protocol import MAX_CHAIN_STEPS, MAX_CHAIN_VALUES, ChainStep, Emulate, EmulationReply
 from sandbox.values import cap, safe_repr
 
-MAX_STEPS_RECORDED = 500
 MAX_STATE_CHARS = 16_000
 VALUE_CHARS = 300
-MAX_VALUES = 50  # variables an emulated step may set and show
 STATEMENT_CHARS = 2000
 
-Ask = Callable[[Emulate], dict[str, Any]]  # an emulation request -> the host's reply
+Ask = Callable[[Emulate], EmulationReply]  # an emulation request -> the host's reply
 
 
 class EmulationFailed(Exception):
@@ -43,7 +41,7 @@ class _Continue(Exception):
 class Stepwise:
     def __init__(self, code: str, namespace: dict[str, Any], ask: Ask) -> None:
         self.code, self.namespace, self.ask = code, namespace, ask
-        self.steps: list[dict[str, Any]] = []
+        self.steps: list[ChainStep] = []
         self.emulations = 0
         self.emulating_line: int | None = None
 
@@ -115,11 +113,11 @@ class Stepwise:
             raise
         except Exception as exc:
             reply = self._emulate(owner, exc, expression)
-            if "value" not in reply:
+            if reply.kind != "value":
                 raise EmulationFailed("the emulation reply has no value for the expression") from exc
-            self._record(owner, "emulated", {"value": reply["value"]})
-            return reply["value"]
-        self._record(owner, "python")
+            self._record(owner, {"value": reply.value})
+            return reply.value
+        self._record(owner)
         return value
 
     def _simple(self, node: ast.stmt) -> None:
@@ -129,22 +127,18 @@ class Stepwise:
             raise
         except Exception as exc:
             reply = self._emulate(node, exc)
-            updates = reply.get("values")
-            if not isinstance(updates, dict):
+            if reply.kind != "values":
                 raise EmulationFailed("the emulation reply has no values") from exc
-            for name, value in updates.items():
-                if not (isinstance(name, str) and name.isidentifier()):
-                    raise EmulationFailed(f"the emulation reply names an invalid variable {name!r}") from exc
-                self.namespace[name] = value
-            self._record(node, "emulated", updates)
+            self.namespace.update(reply.values)  # identifiers only: EmulationReply.from_wire checked them
+            self._record(node, reply.values)
             return
-        self._record(node, "python")
+        self._record(node)
 
     def _run_python(self, node: ast.stmt, owner: ast.stmt) -> None:
         module = ast.Module(body=[ast.copy_location(node, owner)], type_ignores=[])
         exec(compile(ast.fix_missing_locations(module), PROGRAM_FILENAME, "exec", dont_inherit=True), self.namespace)
 
-    def _emulate(self, node: ast.stmt, error: Exception, expression: ast.expr | None = None) -> dict[str, Any]:
+    def _emulate(self, node: ast.stmt, error: Exception, expression: ast.expr | None = None) -> EmulationReply:
         self.emulations += 1
         self.emulating_line = node.lineno
         text = ast.get_source_segment(self.code, node) or ast.unparse(node)
@@ -159,8 +153,8 @@ class Stepwise:
             state=self.state(),
         )
         reply = self.ask(request)
-        if "error" in reply:
-            raise EmulationFailed(str(reply["error"])[:500])
+        if reply.kind == "error":
+            raise EmulationFailed(reply.error)
         return reply
 
     def state(self) -> dict[str, str]:
@@ -177,15 +171,15 @@ class Stepwise:
             shown[name] = text
         return shown
 
-    def _record(self, node: ast.stmt, how: str, values: dict[str, Any] | None = None) -> None:
-        if len(self.steps) >= MAX_STEPS_RECORDED:
+    def _record(self, node: ast.stmt, emulated: dict[str, Any] | None = None) -> None:
+        """A step that ran in Python, or was emulated and set these values."""
+        if len(self.steps) >= MAX_CHAIN_STEPS:
             return
-        step: dict[str, Any] = {"line": node.lineno, "how": how}
-        if values is not None:
-            step["values"] = {
-                name: cap(safe_repr(value), VALUE_CHARS) for name, value in list(values.items())[:MAX_VALUES]
-            }
-        self.steps.append(step)
+        shown = {
+            name: cap(safe_repr(value), VALUE_CHARS)
+            for name, value in list((emulated or {}).items())[:MAX_CHAIN_VALUES]
+        }
+        self.steps.append(ChainStep(node.lineno, emulated is not None, shown))
 
 
 class _Concrete(ast.NodeTransformer):

@@ -10,17 +10,20 @@ to its end.
 
 from __future__ import annotations
 
+import dataclasses
 import reprlib
 import sys
 import types
 from typing import Any
 
+from sandbox import protocol
 from sandbox.program import PROGRAM_FILENAME
+from sandbox.protocol import TraceStep
 from sandbox.values import cap, safe_repr
 
-MAX_STEPS = 1000
-MAX_BYTES = 1_000_000
-VALUE_CHARS = 200
+MAX_STEPS = protocol.MAX_TRACE_STEPS
+MAX_BYTES = protocol.TRACE_BYTES
+VALUE_CHARS = protocol.TRACE_VALUE_CHARS
 _HIDDEN = (types.ModuleType, types.BuiltinFunctionType)
 _CONTAINERS = (list, tuple, dict, set, frozenset, types.MappingProxyType)
 
@@ -42,10 +45,10 @@ _STEP_REPR = _StepRepr()
 
 
 class Tracer:
-    """Install with `start()`; `steps` holds JSON-safe dicts; `output_chars` reads the stdout count."""
+    """Install with `start()`; `steps` holds the steps; `output_chars` reads the stdout count."""
 
     def __init__(self, output_chars: Any) -> None:
-        self.steps: list[dict[str, Any]] = []
+        self.steps: list[TraceStep] = []
         self.truncated = False
         self._size = 0
         self._output_chars = output_chars
@@ -73,7 +76,7 @@ class Tracer:
     def _record(self, frame: types.FrameType, event: str) -> None:
         if len(self.steps) >= MAX_STEPS or self._size >= MAX_BYTES:
             self.truncated = True
-            self.steps[-1]["truncated"] = True
+            self.steps[-1] = dataclasses.replace(self.steps[-1], truncated=True)
             return
         names = frame.f_locals
         snapshot = {
@@ -81,13 +84,7 @@ class Tracer:
             for name, value in list(names.items())
             if not name.startswith("__") and name != "solve_it" and not isinstance(value, _HIDDEN)
         }
-        step = {
-            "line": frame.f_lineno,
-            "event": event,
-            "function": frame.f_code.co_name,
-            "vars": snapshot,
-            "output": self._output_chars(),
-        }
+        step = TraceStep(frame.f_lineno, event, frame.f_code.co_name, snapshot, self._output_chars())
         self._size += sum(len(k) + len(v) for k, v in snapshot.items()) + 64
         self.steps.append(step)
 

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -34,34 +34,39 @@ from sandbox.protocol import (
     MAX_EMULATE_BYTES,
     MAX_EMULATIONS,
     Cancel,
+    ChainStep,
     ChildRequest,
     Emulate,
     Emulated,
     EmulateRequest,
+    EmulationReply,
     Fetch,
     LayerInfo,
     Message,
     OutputLimit,
     Preparing,
+    ProtocolError,
     Ready,
     Refused,
     Result,
     RunRequest,
+    TraceStep,
+    emulation_request,
     encode,
-    expect,
     from_object,
-    is_message,
+    loads_line,
     opens_as,
     report_of,
 )
 from sandbox.report import parse_report, program_lines
-from sandbox.result import Isolation, ProtocolError, RunResult, Status, loads_line
+from sandbox.result import Isolation, RunResult, Status
 
 BACKEND = "wasm"
 CACHE_ENV = "PAL_STUDIO_WASM_CACHE"  # where the compiled module is kept (the app's data folder)
 POOL_ENV = "PAL_STUDIO_WASM_POOL"  # how many warm guests to keep ready (default 2; 0: none)
 # The modules a guest runs, in import order, loaded from this package's sources.
-GUEST_MODULES = ("values", "result", "protocol", "program", "tracing", "stepwise", "data", "warmup", "guest")
+# Installed in the guest in this order: each imports only those before it.
+GUEST_MODULES = ("values", "protocol", "result", "program", "tracing", "stepwise", "data", "warmup", "guest")
 MAX_DOOR_CALLS = MAX_EMULATIONS + 16  # fetch, report, output-limit and the emulations
 _REPORT_CAP = 8 * 1024 * 1024
 _MAX_LINE = 64 * 1024 * 1024
@@ -228,7 +233,7 @@ class _Run:
     emulations: int = 0
     paused_s: float = 0.0
     waiting: bool = False  # for the host's model: the clock is stopped
-    replies: queue.Queue[dict[str, Any]] = field(default_factory=queue.Queue)
+    replies: queue.Queue[EmulationReply] = field(default_factory=queue.Queue)
     stop: threading.Event = field(default_factory=threading.Event)
 
     def door(self, frame: bytes) -> bytes:
@@ -259,23 +264,23 @@ class _Run:
         if len(frame) > MAX_EMULATE_BYTES and opens_as(frame, Emulate):
             self._halt(Status.ERROR, f"the program sent an emulation request over {MAX_EMULATE_BYTES:,} bytes")
             return b"{}"
-        request = _emulation_request(frame) if self.request.emulate else None
+        request = emulation_request(frame) if self.request.emulate else None
         if request is None:
-            return b'{"error": "unknown request"}'
+            return EmulationReply.failed("unknown request").line()
         self.emulations += 1
         if self.emulations > MAX_EMULATIONS:
             self._halt(Status.ERROR, f"the program asked for more than {MAX_EMULATIONS} emulations in one run")
             return b"{}"
         asked = time.monotonic()
         self.waiting = True
-        self.writer.send(EmulateRequest(self.request.id, asdict(request)))
+        self.writer.send(EmulateRequest(self.request.id, request))
         try:
             while True:
                 if self.stop.is_set():
-                    return b'{"error": "the run was stopped"}'
+                    return EmulationReply.failed("the run was stopped").line()
                 with contextlib.suppress(queue.Empty):
                     reply = self.replies.get(timeout=_WATCH_S)
-                    return json.dumps(reply, ensure_ascii=True).encode()
+                    return reply.line()
         finally:
             self.waiting = False
             self.paused_s += time.monotonic() - asked
@@ -321,8 +326,8 @@ class _Run:
             reason = Status.TIMEOUT
         status, error, error_line = Status.ERROR, None, None
         values: dict[str, Any] = {}
-        trace: list[Any] | None = None
-        steps: list[Any] | None = None
+        trace: tuple[TraceStep, ...] | None = None
+        steps: tuple[ChainStep, ...] | None = None
         limit_text = f"{self.request.time_s:g} s"
         if reason is Status.KILLED:
             error = "cancelled"
@@ -352,14 +357,6 @@ class _Run:
             steps=steps,
             backend=BACKEND,
         )
-
-
-def _emulation_request(frame: bytes) -> Emulate | None:
-    try:
-        data = loads_line(frame)
-        return expect(data, Emulate) if is_message(data) else None
-    except ProtocolError:
-        return None
 
 
 class Worker:

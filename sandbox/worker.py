@@ -15,14 +15,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import json
 import os
 import select
 import signal
 import sys
 import time
-from dataclasses import asdict
-from typing import Any
 
 from sandbox import landlock, platforms, privileges, seccomp
 from sandbox._libc import prctl
@@ -31,6 +28,7 @@ from sandbox.protocol import (
     MAX_EMULATE_BYTES,
     MAX_EMULATIONS,
     Cancel,
+    ChainStep,
     ChildRequest,
     Emulate,
     Emulated,
@@ -38,18 +36,20 @@ from sandbox.protocol import (
     Exited,
     LayerInfo,
     Message,
+    ProtocolError,
     Ready,
     Refused,
     Result,
     RunRequest,
+    TraceStep,
+    emulation_request,
     encode,
-    expect,
     from_object,
-    is_message,
+    loads_line,
     opens_as,
 )
 from sandbox.report import parse_report, program_lines
-from sandbox.result import CapturedValue, Isolation, ProtocolError, RunResult, Status, loads_line
+from sandbox.result import CapturedValue, Isolation, RunResult, Status
 from sandbox.warmup import warm_up
 from sandbox.zygote import Zygote
 
@@ -258,7 +258,7 @@ class _Run:
         if len(line) > MAX_EMULATE_BYTES and opens_as(line, Emulate):
             self._fail(f"the program sent an emulation request over {MAX_EMULATE_BYTES:,} bytes")
             return
-        emulate = _emulation_request(line) if self.paused_at is None else None
+        emulate = emulation_request(line) if self.paused_at is None else None
         if emulate is None:
             self._store(self.report, line + b"\n", is_report=True)
             return
@@ -267,7 +267,7 @@ class _Run:
             self._fail(f"the program asked for more than {MAX_EMULATIONS} emulations in one run")
             return
         self.paused_at, self.paused_cpu = time.monotonic(), _cpu_seconds(self.pid)
-        self.channel.send(EmulateRequest(self.run_id, asdict(emulate)))
+        self.channel.send(EmulateRequest(self.run_id, emulate))
 
     def _fail(self, why: str) -> None:
         self.failure = why
@@ -289,7 +289,7 @@ class _Run:
                 waited = time.monotonic() - self.paused_at
                 self.deadline += max(0.0, waited - (_cpu_seconds(self.pid) - self.paused_cpu))
                 self.paused_at = None
-                reply = json.dumps(message.reply, ensure_ascii=True).encode() + b"\n"
+                reply = message.reply.line()
                 with contextlib.suppress(OSError):  # the child may have died meanwhile
                     assert self.reply_w is not None
                     view = memoryview(reply)
@@ -305,8 +305,8 @@ class _Run:
     def _result(self, wait_status: int, cpu_s: float, duration: float) -> RunResult:
         status, error, error_line = Status.ERROR, None, None
         values: dict[str, CapturedValue] = {}
-        trace: list[Any] | None = None
-        steps: list[Any] | None = None
+        trace: tuple[TraceStep, ...] | None = None
+        steps: tuple[ChainStep, ...] | None = None
         limit_text = f"{self.request.time_s:g} s"
         if self.reason is Status.KILLED:
             error = "cancelled"
@@ -387,15 +387,6 @@ def _cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
-
-
-def _emulation_request(line: bytes) -> Emulate | None:
-    """A child's report line that asks for an emulation (Chain of Code), checked; None for any other line."""
-    try:
-        data = loads_line(line)
-        return expect(data, Emulate) if is_message(data) else None
-    except ProtocolError:
-        return None
 
 
 def main() -> None:

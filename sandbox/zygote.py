@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from sandbox._libc import prctl
-from sandbox.protocol import Exited, Kill, Message, Spawn, Spawned, encode, from_object
-from sandbox.result import ProtocolError, loads_line
+from sandbox.protocol import Exited, Kill, Message, ProtocolError, Spawn, Spawned, encode, from_object, loads_line
 
 _PR_SET_PDEATHSIG = 1
 _MAX_MESSAGE = 4096

@@ -11,13 +11,12 @@ them per solve; a reply that is not a JSON object, or is too large, fails the pr
 
 from __future__ import annotations
 
-import json
-from typing import Any, Unpack
+from typing import Unpack
 
 from app.reasoning import prompts
 from app.reasoning.cot import reason
 from app.reasoning.grammars import JSON_OBJECT
-from app.reasoning.pot import ans_text
+from app.reasoning.numbers import value_text
 from app.reasoning.session import (
     ContextOptions,
     Decoding,
@@ -27,14 +26,14 @@ from app.reasoning.session import (
     context_of,
     first_program,
 )
-from app.reasoning.solution import CodeStep, Draft, Solution, SolveStatus
+from app.reasoning.solution import Draft, Solution, SolveStatus
 from models.types import LanguageModel
 from sandbox import Sandbox
+from sandbox.protocol import MAX_EMULATION_REPLY_BYTES, Emulate, EmulationReply, ProtocolError, loads_line
 
 MAX_EMULATIONS = 24
 EMULATION_BUDGET_S = 300.0
 EMULATION_TOKENS = 160
-MAX_EMULATION_REPLY_CHARS = 4000
 # Measured on the embedded model: asked like this (the program, the variables, the call with its
 # values written in) it judged is_fruit for lemon, cabbage and plum right; with the question in
 # the prompt as well it called a lemon no fruit. So the question is left out.
@@ -65,9 +64,9 @@ def _solve(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     result = session.run(program, 1, capture=("answer",), emulate=emulator)
     draft.took(result)
     draft.ans = result.values.get("answer")
-    draft.code_steps = [_code_step(step) for step in result.steps or [] if isinstance(step, dict)]
+    draft.code_steps = list(result.steps or ())
     if result.ok and draft.ans is not None:
-        return SolveStatus.ANSWERED, ans_text(draft.ans)
+        return SolveStatus.ANSWERED, value_text(draft.ans)
     if result.ok:
         draft.error = "The program ran but did not set a variable called answer."
     # An irrecoverable error: the model answers directly.
@@ -86,52 +85,45 @@ class _LMulator:
         self.count = 0
         self.started = session.elapsed()
 
-    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, request: Emulate) -> EmulationReply:
         self.count += 1
         if self.count > MAX_EMULATIONS:
-            return {"error": f"more than {MAX_EMULATIONS} lines needed emulating; the step limit stopped the program"}
+            return EmulationReply.failed(
+                f"more than {MAX_EMULATIONS} lines needed emulating; the step limit stopped the program"
+            )
         if self.session.elapsed() - self.started > EMULATION_BUDGET_S:
-            return {"error": f"emulation took more than {EMULATION_BUDGET_S:g} s of model time"}
-        expression = request.get("expression")
-        concrete = str(request.get("concrete") or request.get("statement", ""))[:2000]
-        line = request.get("line", "?")
-        ask = (_ASK_VALUE if isinstance(expression, str) else _ASK_VALUES).format(concrete=concrete, line=line)
-        state = request.get("state")
-        shown = ", ".join(f"{k} = {v}" for k, v in state.items()) if isinstance(state, dict) else ""
+            return EmulationReply.failed(f"emulation took more than {EMULATION_BUDGET_S:g} s of model time")
+        concrete = (request.concrete or request.statement)[:2000]
+        template = _ASK_VALUE if request.expression is not None else _ASK_VALUES
+        ask = template.format(concrete=concrete, line=request.line)
+        shown = ", ".join(f"{k} = {v}" for k, v in request.state.items())
         prompt = prompts.fill("lmulator", program=self.program, state=shown[:8000] or "(none)", request=ask)
         reply = self.session.ask(
             "emulate", prompt, max_tokens=EMULATION_TOKENS, stop_after_program=False, decoding=Decoding(JSON_OBJECT)
         )
         try:
-            return parse_emulation(reply, want_value=isinstance(expression, str))
+            return parse_emulation(reply, want_value=request.expression is not None)
         except EmulationError as exc:
-            return {"error": str(exc)}
+            return EmulationReply.failed(str(exc))
 
 
-def parse_emulation(reply: str, *, want_value: bool) -> dict[str, Any]:
-    """The sandbox's reply from the model's: `{"value": v}` or `{"values": {...}}` (JSON only)."""
+def parse_emulation(reply: str, *, want_value: bool) -> EmulationReply:
+    """The sandbox's reply from the model's: the expression's value or the variables' new values."""
     text = reply.strip()
-    if len(text) > MAX_EMULATION_REPLY_CHARS:
-        raise EmulationError(f"the model's emulation reply is longer than {MAX_EMULATION_REPLY_CHARS} characters")
+    if len(text) > MAX_EMULATION_REPLY_BYTES:
+        raise EmulationError(f"the model's emulation reply is longer than {MAX_EMULATION_REPLY_BYTES:,} characters")
     start, end = text.find("{"), text.rfind("}")
     try:
-        data = json.loads(text[start : end + 1]) if start >= 0 and end > start else None
-    except ValueError:
+        data = loads_line(text[start : end + 1].encode()) if start >= 0 and end > start else None
+    except ProtocolError:
         data = None
     if not isinstance(data, dict):
         raise EmulationError(f"the model's emulation reply is not a JSON object: {text[:200]!r}")
     if want_value:
         if "value" not in data:
             raise EmulationError("the model's emulation reply has no value")
-        return {"value": data["value"]}
+        return EmulationReply.of_value(data["value"])
     bad = [name for name in data if not name.isidentifier()]
     if bad:
         raise EmulationError(f"the model's emulation reply names invalid variables: {bad[:5]}")
-    return {"values": data}
-
-
-def _code_step(step: dict[str, Any]) -> CodeStep:
-    values = step.get("values")
-    shown = {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {}
-    line = step.get("line")
-    return CodeStep(line if isinstance(line, int) else 0, step.get("how") == "emulated", shown)
+    return EmulationReply.of_values(data)

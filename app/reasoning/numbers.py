@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 
+from sandbox import CapturedValue
+
 RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less than this share
 # Numbers are read only from answers this short: a program's output may be 64 KiB of anything, and
 # no answer that long states one number. Every reader below is linear in its input besides.
@@ -24,6 +26,21 @@ def format_float(value: float) -> str:
     if rounded.is_integer() and abs(rounded) < 1e16:
         return str(int(rounded))
     return repr(rounded)
+
+
+def value_text(value: CapturedValue) -> str:
+    """A program's value as the user reads it — the one formatter for answers, the working and the
+    stepper: numbers without float noise, text without quotes, anything else as its repr."""
+    data = value.json
+    if isinstance(data, bool) or data is None:
+        return value.repr
+    if isinstance(data, float):
+        return format_float(data)
+    if isinstance(data, int):
+        return str(data)
+    if isinstance(data, str):
+        return format_answer(data)
+    return value.repr
 
 
 def format_answer(text: str) -> str:

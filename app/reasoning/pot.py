@@ -25,7 +25,7 @@ from app.reasoning.choices import Choice, choices_in, matching_choice, number_of
 from app.reasoning.events import ProgramExtracted
 from app.reasoning.extract import answer_line, assigned_names
 from app.reasoning.grammars import PYTHON_BLOCK_WITH_ANS
-from app.reasoning.numbers import format_answer, format_float
+from app.reasoning.numbers import format_answer, value_text
 from app.reasoning.session import (
     FINISH_TOKENS,
     ContextOptions,
@@ -39,7 +39,7 @@ from app.reasoning.session import (
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
 from models.types import LanguageModel
-from sandbox import CapturedValue, Sandbox
+from sandbox import Sandbox
 
 COMMENT_BIAS = -2.0
 ANS_LINE_TOKENS = 64
@@ -150,20 +150,6 @@ def _chosen(draft: Draft, value: str, choices: tuple[Choice, ...]) -> tuple[Solv
     return SolveStatus.ANSWERED, str(chosen)
 
 
-def ans_text(value: CapturedValue) -> str:
-    """`ans` as the user reads it: numbers without float noise, other values as their text."""
-    data = value.json
-    if isinstance(data, bool) or data is None:
-        return value.repr
-    if isinstance(data, float):
-        return format_float(data)
-    if isinstance(data, int):
-        return str(data)
-    if isinstance(data, str):
-        return format_answer(data)
-    return value.repr
-
-
 def _solve(
     question: str, session: SolveSession, draft: Draft, *, prompt: str, decoding: Decoding, options: PotOptions
 ) -> tuple[SolveStatus, str | None]:
@@ -183,7 +169,7 @@ def _solve(
             draft.error += f" It printed {shown!r}; PAL would read that as the answer (offered, not taken)."
             draft.alternative = printed
         return SolveStatus.NO_ANS, None
-    value = ans_text(draft.ans)
+    value = value_text(draft.ans)
     if not options.finish:
         return SolveStatus.ANSWERED, value
     if options.choose and (choices := choices_in(question)):

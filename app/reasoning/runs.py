@@ -9,21 +9,13 @@ printed output, trimmed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from app.reasoning.error_words import plain_error
-from app.reasoning.numbers import format_answer
-from app.reasoning.pot import ans_text
+from app.reasoning.numbers import format_answer, value_text
+from app.reasoning.session import failure_status
 from app.reasoning.solution import Solution, SolveStatus
-from sandbox import CapturedValue, RunResult, Status
+from sandbox import CapturedValue, RunResult, Status, TraceStep
 from sandbox.display import display_text
-
-_STATUS = {
-    Status.ERROR: SolveStatus.EXECUTION_FAILED,
-    Status.TIMEOUT: SolveStatus.TIMEOUT,
-    Status.MEMORY: SolveStatus.MEMORY_LIMIT,
-    Status.OUTPUT_LIMIT: SolveStatus.OUTPUT_LIMIT,
-}
 
 
 def solution_of_run(question: str, program: str, result: RunResult, before: Solution | None = None) -> Solution:
@@ -31,12 +23,12 @@ def solution_of_run(question: str, program: str, result: RunResult, before: Solu
     ans = result.values.get("ans")
     answer: str | None = None
     if result.status is Status.OK:
-        answer = ans_text(ans) if ans is not None else format_answer(result.stdout) or None
+        answer = value_text(ans) if ans is not None else format_answer(result.stdout) or None
         status = SolveStatus.ANSWERED if answer else SolveStatus.EMPTY_OUTPUT
     elif result.status is Status.KILLED and result.error == "cancelled":
         status = SolveStatus.CANCELLED
     else:
-        status = _STATUS.get(result.status, SolveStatus.EXECUTION_FAILED)
+        status = failure_status(result)
     edited = before is None or program.strip() != (before.program or "").strip()
     solution = Solution(
         question=question,
@@ -63,7 +55,7 @@ def solution_of_run(question: str, program: str, result: RunResult, before: Solu
 
 @dataclass(frozen=True)
 class RunView:
-    """What a window shows of one run (during a solve or by hand), so views need no sandbox types."""
+    """What a window shows of one run (during a solve or by hand): views read this, not a `RunResult`."""
 
     text: str  # printed output, then what went to stderr, then the error
     stdout: str
@@ -71,7 +63,7 @@ class RunView:
     error_line: int | None
     isolation: str
     values: dict[str, CapturedValue]
-    trace: list[dict[str, Any]] | None
+    trace: tuple[TraceStep, ...] | None
     ok: bool
     summary: str  # e.g. "ok (12 ms)"
     program: str = ""  # the program that ran (the stepper shows its lines)

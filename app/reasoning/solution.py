@@ -10,6 +10,7 @@ from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
 from sandbox import CapturedValue, RunResult
+from sandbox.protocol import ChainStep
 from sandbox.result import parse_values
 
 
@@ -149,15 +150,6 @@ def samples_from_json(data: dict[str, Any]) -> tuple[Sample, ...]:
 
 
 @dataclass(frozen=True)
-class CodeStep:
-    """Chain of Code: one executed line, run by Python or emulated by the model (with the values set)."""
-
-    line: int
-    emulated: bool
-    values: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class TimelineStep:
     """IIPC: one step of the construction (propositions, a program, a run, a validation …)."""
 
@@ -188,7 +180,7 @@ class Solution:
     votes: tuple[Vote, ...] = ()  # self-consistency: answers by count, the winner first
     samples: int = 1  # self-consistency: how many programs were sampled
     fallback_used: bool = False  # every program failed and the answer is chain-of-thought's
-    code_steps: tuple[CodeStep, ...] = ()  # Chain of Code: which lines ran in Python, which were emulated
+    code_steps: tuple[ChainStep, ...] = ()  # Chain of Code: which lines ran in Python, which were emulated
     timeline: tuple[TimelineStep, ...] = ()  # IIPC: every step, in order
     # PoT without `ans`: what PAL would have read from the output, offered to the user, never
     # taken silently (the spec's PoT answers from `ans` only).
@@ -328,7 +320,7 @@ class Solution:
             samples=int(data.get("samples", 1)),
             fallback_used=bool(data.get("fallback_used", False)),
             code_steps=tuple(
-                CodeStep(c["line"], c["emulated"], c.get("values", {})) for c in data.get("code_steps", ())
+                ChainStep(c["line"], c["emulated"], c.get("values", {})) for c in data.get("code_steps", ())
             ),
             timeline=tuple(
                 TimelineStep(t["kind"], t["title"], t["text"], t.get("ok")) for t in data.get("timeline", ())
@@ -354,7 +346,7 @@ class Draft:
     finish_reply: str | None = None
     isolation: str | None = None
     variables: dict[str, CapturedValue] = field(default_factory=dict)
-    code_steps: list[CodeStep] = field(default_factory=list)
+    code_steps: list[ChainStep] = field(default_factory=list)
     timeline: list[TimelineStep] = field(default_factory=list)
     fallback_used: bool = False
     alternative: str | None = None

@@ -16,10 +16,9 @@ import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from app.reasoning.numbers import format_float
-from sandbox import CapturedValue
+from app.reasoning.numbers import format_float, value_text
+from sandbox import CapturedValue, TraceStep
 
 MAX_PROGRAM_CHARS = 20_000
 MAX_NODES = 5_000
@@ -36,7 +35,7 @@ class WorkingStep:
     latex: str  # mathtext-safe LaTeX, without $ signs
     value: str  # the value as shown
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, int | str]:
         return {"line": self.line, "text": self.text, "latex": self.latex, "value": self.value}
 
 
@@ -44,7 +43,7 @@ def worked_solution(
     program: str | None,
     variables: dict[str, CapturedValue],
     question: str = "",
-    trace: list[dict[str, Any]] | None = None,
+    trace: tuple[TraceStep, ...] | None = None,
 ) -> list[WorkingStep]:
     """The steps of `program` with the values the sandbox captured; [] when it cannot be read."""
     if not program or len(program) > MAX_PROGRAM_CHARS:
@@ -68,14 +67,12 @@ class _Writer:
         program: str,
         variables: dict[str, CapturedValue],
         question: str,
-        trace: list[dict[str, Any]] | None,
+        trace: tuple[TraceStep, ...] | None,
     ) -> None:
         self.lines = program.splitlines()
         self.values = {name: _shown(value) for name, value in variables.items()}
         self.money = "$" in question
-        self.ran = {
-            step["line"] for step in trace or [] if isinstance(step, dict) and isinstance(step.get("line"), int)
-        }
+        self.ran = {step.line for step in trace or ()}
         lines, self.looped = _assignments(tree)
         # The lines that bound each name: those that ran, when a trace says which did.
         self.bound = {name: [n for n in found if not self.ran or n in self.ran] for name, found in lines.items()}
@@ -213,16 +210,11 @@ def _is_print(node: ast.expr) -> bool:
 
 
 def _shown(value: CapturedValue) -> str:
-    data = value.json
-    if isinstance(data, bool):
-        return str(data)
-    if isinstance(data, float):
-        return format_float(data)
-    if isinstance(data, int):
-        return str(data)
+    """A short value as a step shows it (text keeps its quotes); nothing for code or a long value."""
     if value.type in ("module", "function", "type", "builtin_function_or_method"):
         return ""
-    return value.repr if len(value.repr) <= 60 else ""
+    text = value.repr if isinstance(value.json, str) else value_text(value)
+    return text if len(text) <= 60 else ""
 
 
 def _is_number(text: str) -> bool:

@@ -24,10 +24,13 @@ logger = logging.getLogger(__name__)
 LISTED_CHARS = 500  # of the question and the answer, for the list (the whole solve is read when opened)
 COLUMN_CHARS = 256 * 1024  # any plain column of a solve in progress (program, output, error, answer)
 
-MIGRATIONS: tuple[tuple[str, str], ...] = (
+# Each migration is its statements, in order, run in one transaction (never a script split on ";",
+# which would cut a statement holding one).
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "m001_initial",
-        """
+        (
+            """
         CREATE TABLE solves (
             id INTEGER PRIMARY KEY,
             created_at REAL NOT NULL,
@@ -40,13 +43,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             output TEXT NOT NULL DEFAULT '',
             error TEXT,
             solution TEXT
-        );
-        CREATE INDEX solves_created ON solves (created_at DESC);
+        )
         """,
+            "CREATE INDEX solves_created ON solves (created_at DESC)",
+        ),
     ),
     # The answer as the list shows it ("30 rows — see Table"), written when a solve finishes: the
     # list reads only the start of `answer`, too little to count a long table's rows.
-    ("m002_listed_answer", "ALTER TABLE solves ADD COLUMN listed_answer TEXT"),
+    ("m002_listed_answer", ("ALTER TABLE solves ADD COLUMN listed_answer TEXT",)),
 )
 
 
@@ -169,12 +173,12 @@ class History:
     def _migrate(self) -> None:
         self._db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
         done = set(self.applied_migrations())
-        for name, script in MIGRATIONS:
+        for name, statements in MIGRATIONS:
             if name in done:
                 continue
             self._db.execute("BEGIN")
             try:
-                for statement in filter(str.strip, script.split(";")):
+                for statement in statements:
                     self._db.execute(statement)
                 self._db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
                 self._db.execute("COMMIT")

@@ -100,7 +100,6 @@ class SolveController(QObject):
         self.work = Work(self)
         self.events = Events(self)
         self.isolation_level = "unknown"  # until the sandbox worker says
-        self.sandbox_layers: tuple[str, ...] = ()
         self._program = ""  # the solve's program that runs next (its errors are put in words against it)
         self._solve_log = solve_log
         self._settings_path = settings_path
@@ -371,7 +370,7 @@ class SolveController(QObject):
     # -- the controller's own bookkeeping of published events ------------------------------
 
     def _on_sandbox_ready(self, ready: SandboxReady) -> None:
-        self.isolation_level, self.sandbox_layers = ready.isolation, ready.layers
+        self.isolation_level = ready.isolation
 
     def _on_program_extracted(self, event: ProgramExtracted) -> None:
         self._program = event.program

@@ -150,10 +150,3 @@ def recovered_work(path: Path) -> dict[str, str] | None:
         return None
     work = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
     return work if any(value.strip() for value in work.values()) else None
-
-
-def take_recovered_work(path: Path) -> dict[str, str] | None:
-    """What the last unclean exit saved, once (the file is removed)."""
-    work = recovered_work(path)
-    discard_work(path)
-    return work

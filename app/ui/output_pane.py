@@ -7,8 +7,6 @@ written, chain of thought's words): it draws from them itself; the window handle
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
@@ -53,7 +51,7 @@ from app.ui.stepper import Stepper
 from app.ui.table_view import TableView, picture
 from app.ui.work import Work
 from app.ui.working_view import WorkingView
-from sandbox import CapturedValue
+from sandbox import CapturedValue, TraceStep
 from sandbox.display import display_text
 
 _ANSWER_CHARS = 80
@@ -238,7 +236,7 @@ class OutputPane(QWidget):
         self.votes.setVisible(False)
         self.alternative_button.setVisible(False)
         self.steps.clear()
-        self.stepper.load([], "")
+        self.stepper.load((), "")
         self.show_variables({})
         self.table_view.show_table(None, chart=False)
         self.samples.clear()
@@ -342,7 +340,7 @@ class OutputPane(QWidget):
         """Stop the drawing thread (the window is closing)."""
         self.drawing.shutdown()
 
-    def show_solution(self, solution: Solution, trace: list[dict[str, Any]] | None, *, trying: bool) -> None:
+    def show_solution(self, solution: Solution, trace: tuple[TraceStep, ...] | None, *, trying: bool) -> None:
         """Every part of the answer pane from `solution`; with `trying`, the student works it out
         first: the answer and what the program printed wait until they ask (Working tab)."""
         self._solution = solution

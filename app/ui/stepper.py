@@ -6,8 +6,6 @@ Signals: line_changed(int) — the program line of the current step (0 when ther
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -23,8 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.reasoning.numbers import format_float
+from app.reasoning.numbers import format_answer
 from app.ui.plain import Label, tip
+from sandbox import TraceStep
 from sandbox.display import display_text
 
 _CHANGED = QBrush(QColor("#fff2a8"))
@@ -36,7 +35,7 @@ class Stepper(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._steps: list[dict[str, Any]] = []
+        self._steps: tuple[TraceStep, ...] = ()
         self._output = ""
         self._lines: list[str] = []
         self._changed: list[str] = []
@@ -85,15 +84,15 @@ class Stepper(QWidget):
         # Alt+←/→/Home/End are the window's (app.ui.main_window): they work from any tab.
         self.keys = {"Alt+Left": self.back_button, "Alt+Right": self.forward_button,
                      "Alt+Home": self.first_button, "Alt+End": self.last_button}  # fmt: skip
-        self.load([], "")
+        self.load((), "")
 
     @property
     def step_index(self) -> int:
         return self.slider.value()
 
-    def load(self, steps: list[dict[str, Any]], output: str, program: str = "") -> None:
+    def load(self, steps: tuple[TraceStep, ...], output: str, program: str = "") -> None:
         """Show a new trace (from `RunResult.trace`), the run's full output and the program it ran."""
-        self._steps, self._output = [s for s in steps if isinstance(s, dict)], output
+        self._steps, self._output = steps, output
         self._lines = program.splitlines()
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(len(self._steps) - 1, 0))
@@ -117,32 +116,31 @@ class Stepper(QWidget):
             self.line_changed.emit(0)
             return
         step = self._steps[index]
-        before = self._steps[index - 1].get("vars", {}) if index else {}
+        before = self._steps[index - 1].vars if index else {}
         variables = {
             name: value
-            for name, value in step.get("vars", {}).items()
-            if self.show_all.isChecked() or not str(value).startswith(_HIDDEN_KINDS)
+            for name, value in step.vars.items()
+            if self.show_all.isChecked() or not value.startswith(_HIDDEN_KINDS)
         }
         self._changed = [name for name, value in variables.items() if before.get(name) != value]
         self.variables.setRowCount(len(variables))
         for row, (name, value) in enumerate(variables.items()):
-            shown = _quantity(str(value))
+            shown = format_answer(value)
             if name in self._changed and name in before:  # what it was, then what it is now
-                shown = f"{_quantity(str(before[name]))} → {shown}"
-            cells = (QTableWidgetItem(str(name)), QTableWidgetItem(display_text(shown)))
-            cells[1].setToolTip(tip(display_text(str(value))))  # the raw value, float noise and all
+                shown = f"{format_answer(before[name])} → {shown}"
+            cells = (QTableWidgetItem(name), QTableWidgetItem(display_text(shown)))
+            cells[1].setToolTip(tip(display_text(value)))  # the raw value, float noise and all
             for column, cell in enumerate(cells):
                 if name in self._changed:
                     cell.setBackground(_CHANGED)
                 self.variables.setItem(row, column, cell)
-        self.explanation.setText(self._explain(_line(step)))
-        where = "" if step.get("function") in (None, "<module>") else f" in {step['function']}()"
-        more = " — the trace stops here (step limit)" if step.get("truncated") else ""
-        event = {"line": "about to run", "call": "entering", "return": "leaving", "exception": "error at"}.get(
-            str(step.get("event")), "at")  # fmt: skip
-        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {_line(step)}{where}{more}")
-        self.output.setPlainText(display_text(self._output[: int(step.get("output", 0))]))
-        self.line_changed.emit(_line(step))
+        self.explanation.setText(self._explain(step.line))
+        where = "" if step.function == "<module>" else f" in {step.function}()"
+        more = " — the trace stops here (step limit)" if step.truncated else ""
+        event = _EVENT_WORDS.get(step.event, "at")
+        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {step.line}{where}{more}")
+        self.output.setPlainText(display_text(self._output[: step.output]))
+        self.line_changed.emit(step.line)
 
     def _explain(self, line: int) -> str:
         """The program's comment for `line` (above it or at its end), else the line's code."""
@@ -161,16 +159,4 @@ class Stepper(QWidget):
         return list(self._changed)
 
 
-def _line(step: dict[str, Any]) -> int:
-    """The step's program line, or 0 for anything that is not a positive whole number."""
-    line = step.get("line")
-    return line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else 0
-
-
-def _quantity(text: str) -> str:
-    """A value as a learner reads it: floats without noise (0.30000000000000004 → 0.3)."""
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    return format_float(number) if "." in text or "e" in text.lower() else text
+_EVENT_WORDS = {"line": "about to run", "call": "entering", "return": "leaving", "exception": "error at"}

@@ -14,13 +14,14 @@ question's; revealed() — the student asked to see the answer they were trying.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
 from app.reasoning import Solution, SolveStatus
 from app.reasoning.graphs import Graph
 from app.reasoning.runs import RunView
+from sandbox import TraceStep
 
 Origin = Literal["solve", "run", "reopen", "choice"]
 
@@ -39,7 +40,7 @@ class Work(QObject):
         self.origin: Origin = "solve"  # how `solution` came
         self.solve: Solution | None = None  # the last model solve, which a hand-edited program edits
         self.last_run: RunView | None = None  # the last run shown; a repair starts from its error
-        self.trace: list[dict[str, Any]] | None = None  # the last step-through, for the stepper and exports
+        self.trace: tuple[TraceStep, ...] | None = None  # the last step-through, for the stepper and exports
         self.graph: Graph | None = None
         self.try_yourself = False  # the student works the answer out before it is shown
         self.hiding = False  # the shown answer waits until the student asks for it

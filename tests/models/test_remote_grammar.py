@@ -12,7 +12,6 @@ from typing import ClassVar
 import pytest
 
 from models.remote import RemoteModel
-from models.types import takes_grammar
 
 
 class _Props(BaseHTTPRequestHandler):
@@ -44,9 +43,9 @@ def llama_like() -> Iterator[str]:
 def test_a_llama_cpp_server_takes_grammars_and_is_asked_once(llama_like: str) -> None:
     _Props.asked.clear()
     model = RemoteModel(llama_like)
-    assert takes_grammar(model) and takes_grammar(model)
+    assert model.capabilities.grammar and model.capabilities.grammar
     assert _Props.asked == ["/props"]
 
 
 def test_no_server_means_no_grammar() -> None:
-    assert not takes_grammar(RemoteModel("http://127.0.0.1:9"))  # nothing listens on the discard port
+    assert not RemoteModel("http://127.0.0.1:9").capabilities.grammar  # nothing listens on the discard port

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from sandbox import Sandbox, Status
-from sandbox.protocol import MAX_EMULATE_BYTES, MAX_EMULATIONS
+from sandbox.protocol import MAX_EMULATE_BYTES, MAX_EMULATIONS, Emulate, EmulationReply
 from sandbox.report import MAX_REPORT_ITEMS
 from sandbox.tracing import MAX_STEPS
 
@@ -97,11 +96,11 @@ def test_a_forged_trace_is_cut_to_the_tracer_cap_and_to_lines_of_the_program(box
     result = box.run(program, trace=True, time_s=5)
     assert time.monotonic() - started < 5
     assert result.trace is not None and len(result.trace) == MAX_STEPS
-    assert result.trace[-1].get("truncated") is True
+    assert result.trace[-1].truncated is True
     beyond = box.run(ESCAPE + _FORGE_TRACE.format(line=99_999, event="line", count=10, error_line=99_999), trace=True)
-    assert beyond.trace == [] and beyond.error_line is None
+    assert beyond.trace == () and beyond.error_line is None
     unknown = box.run(ESCAPE + _FORGE_TRACE.format(line=1, event="rm -rf", count=10, error_line=0), trace=True)
-    assert unknown.trace == [] and unknown.error_line is None
+    assert unknown.trace == () and unknown.error_line is None
 
 
 def test_a_report_with_more_values_than_any_real_one_is_refused_before_it_is_parsed(box: Sandbox) -> None:
@@ -120,21 +119,21 @@ def test_forged_chain_of_code_steps_are_bounded_like_real_ones(box: Sandbox) -> 
         "to_worker((json.dumps({'status': 'ok', 'values': {}, 'steps': steps}) + '\\n').encode())\n"
         "os._exit(0)"
     )
-    result = box.run(program, emulate=lambda _request: {"error": "unused"})
+    result = box.run(program, emulate=lambda _request: EmulationReply.failed("unused"))
     assert result.steps is not None and len(result.steps) == 3
     for step in result.steps:
-        assert len(step["values"]) == 50 and all(len(v) < 400 for v in step["values"].values())
+        assert len(step.values) == 50 and all(len(v) < 400 for v in step.values.values())
 
 
-def _answer(_request: dict[str, Any]) -> dict[str, Any]:
-    return {"values": {"x": 1}}
+def _answer(_request: Emulate) -> EmulationReply:
+    return EmulationReply.of_values({"x": 1})
 
 
 def test_an_emulation_flood_fails_the_run_with_a_clear_status(box: Sandbox) -> None:
     """Before: every request was sent to the model, however many (one model call each)."""
     asked: list[int] = []
 
-    def emulate(request: dict[str, Any]) -> dict[str, Any]:
+    def emulate(request: Emulate) -> EmulationReply:
         asked.append(1)
         return _answer(request)
 
@@ -161,9 +160,9 @@ def test_the_clock_pauses_only_while_the_program_really_waits_for_the_reply(box:
     while "waiting" counts (killed after time_s)."""
     pause_s, time_s = 2.0, 3.0
 
-    def slow(_request: dict[str, Any]) -> dict[str, Any]:
+    def slow(_request: Emulate) -> EmulationReply:
         time.sleep(pause_s)
-        return {"values": {"x": 1}}
+        return EmulationReply.of_values({"x": 1})
 
     program = ESCAPE + (
         "import json, time\n"

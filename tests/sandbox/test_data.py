@@ -74,6 +74,6 @@ def test_stepping_through_a_loop_over_the_data_stays_fast(sandbox: Sandbox) -> N
     result = sandbox.run(code, data=data, trace=True, time_s=5)
     assert result.status is Status.OK, result.error
     assert result.trace is not None
-    shown = next(step["vars"]["rows"] for step in result.trace if "rows" in step["vars"])
+    shown = next(step.vars["rows"] for step in result.trace if "rows" in step.vars)
     assert shown.startswith("(mappingproxy({'date': datetime.date(2024, 1, 1)") and len(shown) < 1000
     assert result.duration_s < 3

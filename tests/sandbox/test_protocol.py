@@ -10,35 +10,45 @@ import pytest
 
 from sandbox import protocol
 from sandbox.protocol import (
+    MAX_TRACE_STEPS,
+    NAME_CHARS,
+    TRACE_VALUE_CHARS,
     Cancel,
+    ChainStep,
     ChildRequest,
     Emulate,
     Emulated,
     EmulateRequest,
+    EmulationReply,
     Exited,
     Kill,
     LayerInfo,
     Message,
+    ProtocolError,
     Ready,
     Refused,
     Result,
     RunRequest,
     Spawn,
     Spawned,
+    TraceStep,
     decode_as,
     encode,
     from_object,
+    parse_chain,
+    parse_trace,
 )
-from sandbox.result import ProtocolError
 
 EXAMPLES: list[Message] = [
     RunRequest(7, "print(1)", 5.0, 512, 65536, ("ans", "x"), trace=True, emulate=False),
     Cancel(7),
-    Emulated(7, {"value": 3}),
+    Emulated(7, EmulationReply.of_value(3)),
+    Emulated(7, EmulationReply.of_values({"x": [1, None], "y": {"a": "b"}})),
+    Emulated(7, EmulationReply.failed("no")),
     Ready("strong", (LayerInfo("landlock", True, "ABI 4"),), 1234),
     Result(7, {"status": "ok"}),
     Refused(None, "malformed", fatal=False),
-    EmulateRequest(7, {"line": 2}),
+    EmulateRequest(7, Emulate(2, "y = f(x)", None, "f(2)", "NameError: f", {"x": "2"})),
     ChildRequest("ans = 1", 1.5, 256, ("ans",), trace=False, emulate=True),
     Emulate(3, "y = f(x)", "f(x)", "f(2)", "NameError: f", {"x": "2"}),
     Spawn(),
@@ -56,6 +66,7 @@ def test_every_message_survives_its_encoding(message: Message) -> None:
 
 
 RUN = {"op": "run", "id": 1, "code": "x", "time_s": 5, "memory_mb": 1, "output_bytes": 1, "capture": []}
+REPLY = {"kind": "values", "value": None, "values": {"x": 1}, "error": ""}
 EMULATE = {"op": "emulate", "line": 1, "statement": "", "expression": None, "concrete": "", "error": "", "state": {}}
 
 
@@ -72,6 +83,12 @@ EMULATE = {"op": "emulate", "line": 1, "statement": "", "expression": None, "con
         ({**RUN, "capture": [1]}, "capture"),
         ({**EMULATE, "state": {"x": 1}}, "state"),
         ({"op": "ready", "isolation": "strong", "layers": [{"name": "x"}]}, "layers"),
+        ({"op": "emulated", "id": 1, "reply": {"value": 3}}, "must have kind"),
+        ({"op": "emulated", "id": 1, "reply": {**REPLY, "kind": "launch"}}, "wrong type"),
+        ({"op": "emulated", "id": 1, "reply": {**REPLY, "values": {"1x": 1}}}, "invalid variable"),
+        ({"op": "emulated", "id": 1, "reply": "values"}, "reply is not EmulationReply"),
+        ({"op": "emulate-request", "id": 1, "request": {**EMULATE, "line": "2"}}, "line is not int"),
+        ({"op": "emulate-request", "id": 1, "request": []}, "request is not Emulate"),
     ],
 )
 def test_anything_else_is_refused(data: object, why: str) -> None:
@@ -95,3 +112,34 @@ def test_message_names_appear_in_the_protocol_module_only() -> None:
     for path in folder.glob("*.py"):
         if path.name != "protocol.py":
             assert '"op"' not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_a_trace_arrives_as_typed_steps_cut_to_its_caps() -> None:
+    good = {"line": 2, "event": "line", "function": "<module>", "vars": {"x": "1"}, "output": 4}
+    data = [
+        good,
+        {**good, "line": 0},  # not a line of any program
+        {**good, "line": 9},  # past the program's 3 lines
+        {**good, "line": True},  # JSON true is not a line
+        {**good, "event": "teleport"},
+        {**good, "vars": ["x"]},
+        {**good, "vars": {"n" * 500: "v" * 5000, "y": 7}, "output": -3},  # capped; a number is no repr
+        "step",
+    ]
+    steps = parse_trace(data, lines=3)
+    assert steps is not None and len(steps) == 2
+    assert steps[0] == TraceStep(2, "line", "<module>", {"x": "1"}, 4)
+    ((name, value),) = steps[1].vars.items()
+    assert len(name) < NAME_CHARS + 40 and len(value) < TRACE_VALUE_CHARS + 40  # each cap says how much is cut
+    assert steps[1].output == 0
+    assert parse_trace(data)[1].line == 9  # type: ignore[index]  # without a program: any positive line
+    assert parse_trace({"line": 1}) is None
+    long = parse_trace([good] * (MAX_TRACE_STEPS + 5))
+    assert long is not None and len(long) == MAX_TRACE_STEPS and long[-1].truncated and not long[0].truncated
+
+
+def test_chain_of_code_steps_arrive_typed() -> None:
+    data = [{"line": 1, "how": "python"}, {"line": 2, "how": "emulated", "values": {"x": "3", "y": 4}}]
+    data += [{"line": 3, "how": "teleported"}, {"line": "4", "how": "python"}]
+    assert parse_chain(data) == (ChainStep(1, emulated=False), ChainStep(2, emulated=True, values={"x": "3"}))
+    assert [step.to_json() for step in parse_chain(data) or ()] == [*data[:1], {**data[1], "values": {"x": "3"}}]

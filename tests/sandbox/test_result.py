@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from sandbox import CapturedValue, Isolation, ProtocolError, RunResult, Status
-from sandbox.result import JSON_CHARS, MAX_LINE_BYTES, TYPE_CHARS, loads_line, parse_values
+from sandbox.protocol import MAX_LINE_BYTES, ChainStep, TraceStep, loads_line
+from sandbox.result import JSON_CHARS, TYPE_CHARS, parse_values
 from sandbox.values import REPR_CHARS
 
 GOOD: dict[str, Any] = {
@@ -67,7 +68,7 @@ def test_loads_line_caps_and_survives_hostile_json() -> None:
 
 
 def test_lone_surrogates_are_replaced_whichever_way_they_arrive() -> None:
-    from sandbox.result import loads_line
+    from sandbox.protocol import loads_line
 
     assert loads_line(b'{"a": "\\ud800x", "\\udfff": 1}') == {"a": "\ufffdx", "\ufffd": 1}  # escapes
     assert loads_line(b'["\xed\xa0\x80"]') == ["\ufffd"]  # raw bytes json decodes with surrogatepass
@@ -83,8 +84,8 @@ FULL = RunResult(
     values={"x": CapturedValue("x/2", "x/2", "Mul", "\\frac{x}{2}")},
     duration_s=1.2345674,
     isolation=Isolation.PARTIAL,
-    trace=[{"line": 1}],
-    steps=[{"line": 1, "how": "python"}],
+    trace=(TraceStep(1, "line", "<module>", {"x": "2"}, 3), TraceStep(2, "return", "<module>", {}, 3, truncated=True)),
+    steps=(ChainStep(1, emulated=False), ChainStep(2, emulated=True, values={"x": "'tomato'"})),
     backend="wasm",
 )
 
@@ -100,8 +101,11 @@ def test_every_field_crosses_the_wire() -> None:
         "values": {"x": {"repr": "x/2", "json": "x/2", "type": "Mul", "latex": "\\frac{x}{2}"}},
         "duration_s": 1.234567,
         "isolation": "partial",
-        "trace": [{"line": 1}],
-        "steps": [{"line": 1, "how": "python"}],
+        "trace": [
+            {"line": 1, "event": "line", "function": "<module>", "vars": {"x": "2"}, "output": 3},
+            {"line": 2, "event": "return", "function": "<module>", "vars": {}, "output": 3, "truncated": True},
+        ],
+        "steps": [{"line": 1, "how": "python"}, {"line": 2, "how": "emulated", "values": {"x": "'tomato'"}}],
         "backend": "wasm",
     }
     assert RunResult.from_json(wire) == replace(FULL, duration_s=1.234567)

@@ -190,3 +190,21 @@ def test_a_worker_that_cannot_start_says_why() -> None:
     with pytest.raises(SandboxError, match="cannot start here: wasmtime is missing"):
         box.start()
     box.close()
+
+
+def test_the_guest_modules_are_installed_after_what_they_import() -> None:
+    """The guest installs `GUEST_MODULES` one after another (sandbox.wasm.bootstrap): a module that
+    imports one listed after it fails in the guest only, as "No module named sandbox.protocol"."""
+    import ast
+
+    from sandbox.wasm import GUEST_MODULES, guest_sources
+
+    sources = guest_sources()
+    for index, name in enumerate(GUEST_MODULES):
+        imported = set()
+        for node in ast.walk(ast.parse(sources[name])):
+            if isinstance(node, ast.ImportFrom) and node.module == "sandbox":
+                imported |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sandbox."):
+                imported.add((node.module or "").removeprefix("sandbox."))
+        assert imported <= set(GUEST_MODULES[:index]), (name, imported - set(GUEST_MODULES[:index]))

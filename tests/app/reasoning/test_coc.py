@@ -10,6 +10,7 @@ from app.reasoning.coc import parse_emulation, solve_coc
 from app.reasoning.solution import SolveStatus
 from models.testing import ScriptedModel
 from sandbox import Sandbox
+from sandbox.protocol import EmulationReply
 
 PROGRAM = """```python
 items = {"lemon": 1, "cabbage": 1, "plum": 2}
@@ -49,7 +50,7 @@ def test_a_statement_gets_its_new_values(sandbox: Sandbox) -> None:
 
 @pytest.mark.parametrize(
     ("reply", "message"),
-    [("cat weighs 4 kg", "not a JSON object"), ('{"value": "' + "x" * 5000 + '"}', "longer than 4000")],
+    [("cat weighs 4 kg", "not a JSON object"), ('{"value": "' + "x" * 70_000 + '"}', "longer than 64,000")],
 )
 def test_unusable_emulation_replies_fail_cleanly_and_the_model_answers(
     sandbox: Sandbox, reply: str, message: str
@@ -72,8 +73,8 @@ def test_the_step_limit_holds(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_parse_emulation() -> None:
-    assert parse_emulation(' {"value": [1, 2]} ', want_value=True) == {"value": [1, 2]}
-    assert parse_emulation('Sure: {"x": 1}', want_value=False) == {"values": {"x": 1}}
+    assert parse_emulation(' {"value": [1, 2]} ', want_value=True) == EmulationReply.of_value([1, 2])
+    assert parse_emulation('Sure: {"x": 1}', want_value=False) == EmulationReply.of_values({"x": 1})
     with pytest.raises(ValueError, match="no value"):
         parse_emulation('{"x": 1}', want_value=True)
     with pytest.raises(ValueError, match="invalid variables"):

@@ -28,7 +28,8 @@ def test_a_file_from_before_the_listed_answer_keeps_its_rows(tmp_path: Path) -> 
 
     path = tmp_path / "old.sqlite"
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[0][1])
+    for statement in MIGRATIONS[0][1]:
+        db.execute(statement)
     db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     db.execute("INSERT INTO migrations VALUES ('m001_initial', 0)")
     rows = str([{"day": n, "amount": n} for n in range(99)])

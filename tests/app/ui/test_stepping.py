@@ -32,7 +32,7 @@ def test_a_step_shows_what_changed_in_plain_numbers(qtbot: QtBot, make_window: W
     window.trace_program()
     stepper = window.output_pane.stepper
     qtbot.waitUntil(lambda: stepper.slider.maximum() > 0, timeout=30_000)
-    at_line = {step.get("line"): index for index, step in reversed(list(enumerate(stepper._steps)))}
+    at_line = {step.line: index for index, step in reversed(list(enumerate(stepper._steps)))}
     stepper.slider.setValue(at_line[7])  # about to run line 7: line 6 has just changed price
     rows = _rows(stepper.variables)
     assert "tenths" not in rows  # a function is not a quantity
