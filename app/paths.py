@@ -54,6 +54,11 @@ class AppPaths:
         return self.data / "window.ini"
 
     @property
+    def speeds(self) -> Path:
+        """Each model's decoding speed measured on this computer (app.store.speeds)."""
+        return self.data / "model-speeds.json"
+
+    @property
     def first_run_marker(self) -> Path:
         return self.data / "first-run-done"
 

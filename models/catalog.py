@@ -32,6 +32,7 @@ class EmbeddedModel:
     license: str
     ram_gb: float
     good_for: str
+    tokens_per_s: float | None = None  # decoding speed the project measured (Catalog.speeds_measured_on)
 
     def chunk_paths(self) -> list[Path]:
         """Where the installed chunk packages keep their bytes (found without importing them)."""
@@ -62,6 +63,7 @@ class DownloadableModel:
 class Catalog:
     embedded: tuple[EmbeddedModel, ...]
     downloads: tuple[DownloadableModel, ...]
+    speeds_measured_on: str = ""  # where the embedded models' `tokens_per_s` were measured
 
     @property
     def default(self) -> EmbeddedModel:
@@ -79,7 +81,7 @@ def parse(data: dict[str, Any]) -> Catalog:
             )
         )
     downloads = tuple(DownloadableModel(**raw) for raw in data["downloads"])
-    catalog = Catalog(tuple(embedded), downloads)
+    catalog = Catalog(tuple(embedded), downloads, data.get("speeds_measured_on", ""))
     if sum(m.default for m in catalog.embedded) != 1:
         raise ValueError("the catalog must mark exactly one embedded model as the default")
     return catalog

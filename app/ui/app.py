@@ -17,6 +17,7 @@ from app.paths import AppPaths
 from app.settings import Settings
 from app.store import settings as settings_store
 from app.store.history import History
+from app.store.speeds import Speeds
 from app.ui import crash
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.keyboard import FOCUS_RING
@@ -64,8 +65,8 @@ def compose(
     if sandbox is None:
         sandbox = Sandbox(backend=settings.sandbox, cache_dir=str(paths.wasm_cache))
     controller = SolveController(
-        sandbox, history, solve_log=paths.solve_log, settings_path=paths.settings, settings=settings,
-        factory_for=factory_for,
+        sandbox, history, solve_log=paths.solve_log, settings_path=paths.settings, speeds=Speeds(paths.speeds),
+        settings=settings, factory_for=factory_for,
     )  # fmt: skip
     window = MainWindow(controller, paths=paths, show_welcome=show_welcome, crash_report=crash_report)
     controller.load_model(model_factory or factory_for(settings))

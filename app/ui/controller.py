@@ -27,6 +27,7 @@ from app.reasoning.solve_log import log_solution
 from app.settings import Settings
 from app.store import settings as settings_store
 from app.store.history import History
+from app.store.speeds import Speeds
 from app.ui.background import Background, Report
 from app.ui.events import (
     DataOpened,
@@ -43,6 +44,7 @@ from app.ui.events import (
     Warming,
 )
 from app.ui.work import Work
+from models import catalog
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox, SandboxError, Status
 
@@ -86,12 +88,14 @@ class SolveController(QObject):
         *,
         solve_log: Path,
         settings_path: Path,
+        speeds: Speeds,
         settings: Settings | None = None,
         factory_for: Callable[[Settings], ModelFactory] | None = None,
         parent: QObject | None = None,
     ) -> None:
         """`settings` are the user's (saved to `settings_path` when they change); `factory_for`
-        makes the model they name, for a reload when they name another."""
+        makes the model they name, for a reload when they name another; `speeds` keeps how fast
+        each model decodes here."""
         super().__init__(parent)
         self.sandbox = sandbox
         self.settings = settings or Settings()
@@ -103,6 +107,7 @@ class SolveController(QObject):
         self._program = ""  # the solve's program that runs next (its errors are put in words against it)
         self._solve_log = solve_log
         self._settings_path = settings_path
+        self.speeds = speeds
         self._solve_id: int | None = None
         self._closed = False
         self.model: LanguageModel | None = None
@@ -386,9 +391,20 @@ class SolveController(QObject):
             self._solve_id = None
             self.history_changed.emit()
         log_solution(solution, self._solve_log)
+        self._record_speed(solution)
         self.work.solved(solution)
         if solution.answered and solution.program and wants_graph(solution.question, solution.program):
             self.graph(solution.program)
+
+    def _record_speed(self, solution: Solution) -> None:
+        """Each reply's decoding rate, for the model's measured speed in Settings: one sequence at
+        a time only (a vote's sequences share the computer), and not a server's."""
+        if solution.samples > 1 or self.settings.backend_url:
+            return
+        path = self.settings.model_path
+        model = Path(path).name if path else catalog.load().default.file_name
+        for call in solution.calls:
+            self.speeds.record(model, call.tokens_per_s, call.completion_tokens)
 
     def _on_solve_failed(self, error: Exception) -> None:
         self._record(status="failed", error=_message(error))

@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
         self.controller.explain_line(self.full_question(), program, number)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self.controller.speeds, self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.apply_settings(dialog.result_settings())
 

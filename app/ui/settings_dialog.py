@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.settings import Settings
+from app.store.speeds import Speeds, speed_text
 from app.ui.background import Background, Report
-from app.ui.plain import Label, heading
+from app.ui.plain import Label, heading, tip
 from models import catalog
 from models.discovery import discover
 from models.embedded import embedded_path
@@ -52,10 +53,11 @@ class DownloadProgress:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, speeds: Speeds, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Model and settings")
         self._settings = settings
+        self._speeds = speeds
         self._cancel_download = threading.Event()
         self._downloads = Background(self)
 
@@ -85,12 +87,15 @@ class SettingsDialog(QDialog):
         self.model_info.setWordWrap(True)
 
         self.catalog = QComboBox()
-        for entry in catalog.load().downloads:
+        models = catalog.load()
+        for entry in models.downloads:
+            speed = speed_text(entry.file_name, entry.approx_size_gb * 1e9, self._speeds, models)
             self.catalog.addItem(
                 f"{entry.title} — {entry.approx_size_gb:g} GB download, "
-                f"needs {entry.ram_gb:g} GB of memory, {entry.license}",
+                f"needs {entry.ram_gb:g} GB of memory, {speed}, {entry.license}",
                 entry.id,
             )
+            self.catalog.setItemData(self.catalog.count() - 1, tip(entry.good_for), Qt.ItemDataRole.ToolTipRole)
         self.download_button = QPushButton("Download")
         self.cancel_download_button = QPushButton("Cancel download")
         self.cancel_download_button.setEnabled(False)
@@ -190,7 +195,7 @@ class SettingsDialog(QDialog):
 
         try:
             info = inspect(path)
-        except ModelError as exc:
+        except (ModelError, OSError) as exc:
             self.model_info.setText(f"Cannot use this file: {exc}")
             return False
         item = self._find(str(path)) or self._add_model(f"{path.name} — {info.description}", str(path))
@@ -222,14 +227,20 @@ class SettingsDialog(QDialog):
 
     def _on_models_current_item_changed(self, item: QListWidgetItem | None, _previous: object = None) -> None:
         path = str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else _EMBEDDED
+        models = catalog.load()
         if not path:
-            entry = catalog.load().default
-            self.model_info.setText(f"{entry.title}, {entry.license}: {entry.good_for}.")
+            entry = models.default
+            speed = speed_text(entry.file_name, entry.size_bytes, self._speeds, models)
+            self.model_info.setText(
+                f"{entry.title}, {entry.license}: {entry.good_for}. Needs {entry.ram_gb:g} GB of memory; {speed}."
+            )
             return
         from models.gguf_info import inspect
 
         try:
-            self.model_info.setText(inspect(path).description)
+            size = Path(path).stat().st_size
+            speed = speed_text(Path(path).name, size, self._speeds, models)
+            self.model_info.setText(f"{inspect(path).description}; {speed}.")
         except ModelError as exc:
             self.model_info.setText(f"Cannot use this file: {exc}")
 

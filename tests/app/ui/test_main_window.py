@@ -12,8 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus, TokenStreamed
 from app.reasoning.tables import linearise_table
+from app.store.speeds import speed_text
 from app.ui.events import RepairProposed
 from app.ui.main_window import MainWindow
+from models import catalog
 from models.local import LocalModel
 from models.testing import ScriptedModel
 from models.types import ModelError
@@ -122,6 +124,21 @@ def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_mod
         window.solve()
     assert blocker.args[0].answer == "11"
     assert window.answer.text() == "11"
+
+
+def test_a_real_solve_measures_the_models_speed_for_settings(
+    qtbot: QtBot, make_window: WindowMaker, local_model: LocalModel
+) -> None:
+    window = make_window(local_model)
+    window.question_pane.pick_method("pal")  # one sequence: a vote's share the computer
+    window.question.setPlainText("What is 12 * 7?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=180_000):
+        window.solve()
+    rate = window.controller.speeds.of(catalog.load().default.file_name)
+    assert rate is not None and 1 < rate < 1000
+    assert speed_text(catalog.load().default.file_name, 1, window.controller.speeds, catalog.load()) == (
+        f"{rate:.0f} tokens/s measured on this computer"
+    )
 
 
 def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_window: WindowMaker) -> None:

@@ -6,17 +6,22 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.settings import Settings
+from app.store.speeds import Speeds
 from app.ui.events import SandboxReady
 from app.ui.settings_dialog import SettingsDialog
+from models import catalog
 from models.testing import ScriptedModel
 from sandbox import Status
 from sandbox.host import wasm_available
 
 from ...models.test_gguf_info import write_gguf
 from .conftest import WindowMaker, event_of
+
+NO_SPEEDS = Speeds(Path("/nonexistent/model-speeds.json"))  # nothing measured here yet
 
 
 @pytest.fixture
@@ -29,7 +34,7 @@ def private_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Path) -> None:
     (private_data / "data" / "models").mkdir(parents=True)
     found = write_gguf(private_data / "data" / "models" / "mine.gguf")
-    dialog = SettingsDialog(Settings())
+    dialog = SettingsDialog(Settings(), NO_SPEEDS)
     qtbot.addWidget(dialog)
     texts = [dialog.models.item(i).text() for i in range(dialog.models.count())]
     assert texts[0].startswith("Embedded: Qwen2.5-Coder 1.5B")
@@ -47,13 +52,13 @@ def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Pa
     assert chosen == Settings(
         model_path=str(found), n_threads=2, n_ctx=8192, temperature=0.7, time_s=2.5, sandbox="wasm"
     )
-    assert SettingsDialog(Settings(sandbox="native")).sandbox.currentData() == "native"
+    assert SettingsDialog(Settings(sandbox="native"), NO_SPEEDS).sandbox.currentData() == "native"
 
 
 def test_an_unusable_file_is_explained_and_not_selected(qtbot: QtBot, private_data: Path) -> None:
     notes = private_data / "notes.gguf"
     notes.write_text("not a model")
-    dialog = SettingsDialog(Settings())
+    dialog = SettingsDialog(Settings(), NO_SPEEDS)
     qtbot.addWidget(dialog)
     assert not dialog.add_model_file(notes)
     assert "not a GGUF model file" in dialog.model_info.text()
@@ -99,7 +104,7 @@ def test_choosing_the_webassembly_sandbox_runs_the_next_program_there(
 
 
 def test_a_server_address_is_checked_and_other_machines_are_flagged(qtbot: QtBot, private_data: Path) -> None:
-    dialog = SettingsDialog(Settings())
+    dialog = SettingsDialog(Settings(), NO_SPEEDS)
     qtbot.addWidget(dialog)
     dialog.backend.setText("http://127.0.0.1:8080")
     assert "nothing leaves it" in dialog.backend_warning.text()
@@ -123,7 +128,7 @@ def test_the_built_in_model_is_listed_once_gpu_layers_only_with_a_gpu_build_and_
 
     embedded_path().parent.mkdir(parents=True, exist_ok=True)
     write_gguf(embedded_path())  # the embedded model, once assembled into the data folder
-    dialog = SettingsDialog(Settings())
+    dialog = SettingsDialog(Settings(), NO_SPEEDS)
     qtbot.addWidget(dialog)
     texts = [dialog.models.item(i).text() for i in range(dialog.models.count())]
     assert sum(embedded_path().name in text or text.startswith("Embedded") for text in texts) == 1, texts
@@ -136,3 +141,19 @@ def test_the_built_in_model_is_listed_once_gpu_layers_only_with_a_gpu_build_and_
         wrapped.__cause__ = exc
     dialog._on_download_failed(wrapped)
     assert dialog.model_info.text().startswith("You are offline")
+
+
+def test_each_model_shows_its_memory_and_speed_and_where_the_speed_comes_from(qtbot: QtBot, private_data: Path) -> None:
+    models = catalog.load()
+    speeds = Speeds(private_data / "model-speeds.json")
+    speeds.record(models.downloads[1].file_name, 31.0, tokens=40)  # that one has run here
+    dialog = SettingsDialog(Settings(), speeds)
+    qtbot.addWidget(dialog)
+    texts = [dialog.catalog.itemText(i) for i in range(dialog.catalog.count())]
+    assert all("GB of memory" in text for text in texts)
+    assert "31 tokens/s measured on this computer" in texts[1]
+    assert "tokens/s expected (from its size)" in texts[0]  # never run here: an estimate, said so
+    assert dialog.catalog.itemData(0, Qt.ItemDataRole.ToolTipRole) == models.downloads[0].good_for
+    info = dialog.model_info.text()  # the embedded default, selected
+    assert f"Needs {models.default.ram_gb:g} GB of memory" in info
+    assert f"{models.default.tokens_per_s:.0f} tokens/s measured on {models.speeds_measured_on}" in info
