@@ -5,6 +5,10 @@ Mathtext is slow — one formula of a few hundred characters can take most of a 
 the pane's drawing thread (`Formulas`): a label shows its formula as text at once and the picture
 when it arrives. Formulas longer than `MAX_LATEX_CHARS` are not typeset, a view sends at most
 `MAX_PER_VIEW` formulas per redraw, and every picture is kept, so a reveal or a redraw reuses it.
+
+A formula is typeset for the label that shows it: its letters `size` times the label's text (so a
+larger system font gives larger formulas, never smaller than the words around them), at the
+screen's pixel ratio (crisp at 150 %, not a blurred enlargement).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import io
 from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QFontInfo, QPixmap
 from PySide6.QtWidgets import QLabel
 from shiboken6 import isValid
 
@@ -21,8 +25,9 @@ from app.ui.background import Background
 
 MAX_LATEX_CHARS = 300
 MAX_PER_VIEW = 60
+MATHTEXT_POINTS = 10  # the size mathtext typesets at (matplotlib's font.size): dpi scales it
 _KEPT = 512
-_pictures: OrderedDict[tuple[str, int], QPixmap | None] = OrderedDict()  # UI thread only
+_pictures: OrderedDict[tuple[str, int, float], QPixmap | None] = OrderedDict()  # UI thread only
 
 
 def latex_png(latex: str, dpi: int) -> bytes | None:
@@ -42,16 +47,26 @@ def latex_png(latex: str, dpi: int) -> bytes | None:
 def render_latex(latex: str, *, dpi: int = 140) -> QPixmap | None:
     """The formula as a picture, typeset now on this thread (kept for next time); None when it
     cannot be typeset."""
-    key = (latex, dpi)
+    key = (latex, dpi, 1.0)
     if key not in _pictures:
         _keep(key, latex_png(latex, dpi))
     _pictures.move_to_end(key)
     return _pictures[key]
 
 
-def _keep(key: tuple[str, int], png: bytes | None) -> None:
+def typeset_for(label: QLabel, latex: str, size: float) -> tuple[str, int, float]:
+    """The picture `label` wants for `latex`: (latex, dpi, pixel ratio)."""
+    ratio = label.devicePixelRatioF()
+    letters = QFontInfo(label.font()).pixelSize() * size  # logical pixels
+    return latex, max(round(letters * 72 / MATHTEXT_POINTS * ratio), 30), ratio
+
+
+def _keep(key: tuple[str, int, float], png: bytes | None) -> None:
     picture = QPixmap()
-    _pictures[key] = picture if png is not None and picture.loadFromData(png, "PNG") else None
+    loaded = png is not None and picture.loadFromData(png, "PNG")
+    if loaded:
+        picture.setDevicePixelRatio(key[2])
+    _pictures[key] = picture if loaded else None
     if len(_pictures) > _KEPT:
         _pictures.popitem(last=False)
 
@@ -75,10 +90,12 @@ class Formulas(QObject):
         self._redraw += 1
         self._sent = 0
 
-    def show(self, label: QLabel, latex: str, *, dpi: int, text: str) -> bool:
-        """The formula's picture in `label` (now if kept, else when typeset), `text` meanwhile or
-        when it cannot be typeset. False when this redraw already sent `MAX_PER_VIEW` formulas."""
-        key = (latex, dpi)
+    def show(self, label: QLabel, latex: str, *, size: float, text: str) -> bool:
+        """The formula's picture in `label` (now if kept, else when typeset), its letters `size`
+        times the label's text; `text` meanwhile or when it cannot be typeset. False when this
+        redraw already sent `MAX_PER_VIEW` formulas."""
+        key = typeset_for(label, latex, size)
+        dpi = key[1]
         if key in _pictures:
             self._put(label, _pictures[key], text)
             return True

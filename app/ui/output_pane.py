@@ -452,7 +452,7 @@ class OutputPane(QWidget):
         self.formulas.clear()
         self.math.clear()
         if latex:
-            self.formulas.show(self.math, latex, dpi=140, text="")
+            self.formulas.show(self.math, latex, size=1.6, text="")
         self._on_math_typeset()
 
     def _on_math_typeset(self) -> None:

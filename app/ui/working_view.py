@@ -115,7 +115,7 @@ class WorkingView(QWidget):
             formula = Label()
             formula.setToolTip(f"line {step.line}")
             layout.addWidget(formula)
-            all_sent &= self.formulas.show(formula, step.latex, dpi=110, text=display_text(step.latex))
+            all_sent &= self.formulas.show(formula, step.latex, size=1.25, text=display_text(step.latex))
         if not all_sent:
             layout.addWidget(Label("Some formulas are shown as text: there are too many to typeset.", wrap=True))
         hidden = len(self.steps) - self.shown

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTableWidget
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QLabel, QTableWidget
 from pytestqt.qtbot import QtBot
 
-from app.ui.math_view import render_latex
+from app.ui.background import Background
+from app.ui.math_view import Formulas, render_latex
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker
@@ -48,6 +51,23 @@ def test_latex_renders_or_falls_back(qtbot: QtBot) -> None:
     assert pixmap is not None and pixmap.width() > 5
     assert render_latex(r"\frac{") is None
     assert render_latex("") is None
+
+
+@pytest.mark.parametrize("pixels", [12, 24])
+def test_a_formula_is_at_least_as_large_as_the_words_around_it(qtbot: QtBot, pixels: int) -> None:
+    """Before: typeset at a fixed 110 dpi, a formula stayed 13 px high whatever the system font."""
+    label = QLabel()
+    qtbot.addWidget(label)
+    font = label.font()
+    font.setPixelSize(pixels)
+    label.setFont(font)
+    formulas = Formulas(Background(label), label)
+    with qtbot.waitSignal(formulas.typeset, timeout=30_000):
+        formulas.show(label, "x = 6", size=1.25, text="x = 6")
+    picture = label.pixmap()
+    assert picture.devicePixelRatio() == label.devicePixelRatioF()
+    height = picture.height() / picture.devicePixelRatio()  # logical pixels, as the words are measured
+    assert QFontMetrics(font).capHeight() <= height <= 2 * QFontMetrics(font).height()
 
 
 def test_sympy_answer_is_typeset_and_quantities_listed(qtbot: QtBot, make_window: WindowMaker) -> None:
