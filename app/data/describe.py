@@ -29,17 +29,31 @@ def describe(data: DataSet, sample_rows: int = DEFAULT_SAMPLE_ROWS) -> str:
 
 
 def _table(table: Table, sample_rows: int) -> str:
-    columns = ", ".join(f"{name} ({_TYPE_WORDS[kind]})" for name, kind in zip(table.columns, table.types, strict=True))
-    lines = [
-        f'tables["{table.name}"]: {len(table.rows):,} rows; each row is a dict with the keys {columns}.',
-        "Empty cells are None.",
-    ]
+    columns = ", ".join(_column(table, i) for i in range(len(table.columns)))
+    lines = [f'tables["{table.name}"]: {len(table.rows):,} rows; each row is a dict with the keys {columns}.']
+    if any(table.missing):
+        lines.append(
+            "Missing values are None: leave them out of sums, counts and averages "
+            '(e.g. [r["x"] for r in rows if r["x"] is not None]); never count them as 0.'
+        )
     if sample_rows and table.rows:
         lines.append(f"The first {min(sample_rows, len(table.rows))} rows:")
         for row in table.rows[:sample_rows]:
             shown = {name: _short(value) for name, value in zip(table.columns, row, strict=True)}
             lines.append(json.dumps(shown, ensure_ascii=False))
     return "\n".join(lines)
+
+
+def _column(table: Table, index: int) -> str:
+    """`name (type)`, with the unit its numbers carried and how many cells have no value."""
+    words = [_TYPE_WORDS[table.types[index]]]
+    unit = table.units[index] if table.units else ""
+    if unit:
+        words.append("in percent: 12.5 means 12.5 %" if unit == "%" else f"amounts in {unit}")
+    missing = table.missing[index] if table.missing else 0
+    if missing and table.types[index] != "empty":
+        words.append(f"{missing:,} of {len(table.rows):,} missing")
+    return f"{table.columns[index]} ({'; '.join(words)})"
 
 
 def _short(value: object) -> object:

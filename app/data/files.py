@@ -22,6 +22,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from app.data.cells import Cell, read_column
+
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_UNPACKED_BYTES = 400 * 1024 * 1024  # an .xlsx is a zip: its parts together, unpacked
 MAX_ROWS = 200_000
@@ -30,8 +32,6 @@ MAX_CELLS = 2_000_000
 MAX_CELL_CHARS = 2_000
 MAX_SHEETS = 20
 MAX_NAME_CHARS = 60
-
-Cell = int | float | bool | str | None
 
 
 class DataError(ValueError):
@@ -45,6 +45,8 @@ class Table:
     types: tuple[str, ...]  # per column: "int", "float", "bool", "date", "datetime", "text" or "empty"
     rows: tuple[tuple[Cell, ...], ...]  # dates as ISO text
     notes: tuple[str, ...] = ()
+    missing: tuple[int, ...] = ()  # per column: cells without a value (empty, NA, -, …)
+    units: tuple[str, ...] = ()  # per column: "%" or the currency sign its numbers carried, else ""
 
     def to_wire(self) -> dict[str, Any]:
         return {"columns": list(self.columns), "types": list(self.types), "rows": [list(row) for row in self.rows]}
@@ -110,7 +112,8 @@ def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
         rows = list(_capped_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), name))
     except csv.Error as exc:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
-    return _table(name, rows, notes)
+    # A file whose fields are separated by ";" comes from a spreadsheet where "," is the decimal mark.
+    return _table(name, rows, notes, decimal_comma=delimiter == ";")
 
 
 def _decode(data: bytes) -> tuple[str, list[str]]:
@@ -256,8 +259,12 @@ def _too_many_columns(name: str, count: int) -> str:
     return f"{name} has {count:,} columns; PAL Studio reads at most {MAX_COLUMNS}"
 
 
-def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str]) -> Table:
+def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decimal_comma: bool = False) -> Table:
     rows = [list(row[:MAX_COLUMNS]) for row in rows if not all(_blank(cell) for cell in row)]  # blank lines
+    above = _above_header(rows)
+    if above:
+        rows = rows[above:]
+        notes = [*notes, f"{above} line{'s' if above > 1 else ''} above the column names left out (a title or comment)"]
     if not rows:
         raise DataError(f"{name} holds no data")
     if len(rows) == 1:
@@ -280,9 +287,22 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str]) -> Table:
         cleaned.append(out)
     if cut:
         notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
-    types = tuple(_column_type([row[i] for row in cleaned]) for i in range(width))
-    typed = tuple(tuple(_typed(row[i], types[i]) for i in range(width)) for row in cleaned)
-    return Table(name, columns, types, typed, tuple(notes))
+    read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
+    notes += [f"{column}: {c.note}" for column, c in zip(columns, read, strict=True) if c.note]
+    typed = tuple(zip(*(c.values for c in read), strict=True)) if read else ()
+    return Table(
+        name, columns, tuple(c.kind for c in read), typed, tuple(notes),
+        tuple(c.missing for c in read), tuple(c.unit for c in read),
+    )  # fmt: skip
+
+
+def _above_header(rows: Sequence[Sequence[Any]]) -> int:
+    """How many title or comment lines stand above the column names ("# Data source: …", a
+    report's title): leading rows of one filled cell, when a wider row follows within 10."""
+    for index, row in enumerate(rows[:11]):
+        if sum(not _blank(cell) for cell in row) >= 2:
+            return index
+    return 0
 
 
 def _blank(cell: Any) -> bool:
@@ -327,64 +347,3 @@ def _name(stem: str) -> str:
     """A table name a program can write: letters, digits and underscores."""
     name = re.sub(r"\W+", "_", stem.strip().lower()).strip("_")[:MAX_NAME_CHARS]
     return name if name and not name[0].isdigit() else f"table_{name}"
-
-
-_INT = re.compile(r"^[-+]?\d{1,18}$")
-_NUMBER = re.compile(r"^[-+]?(?:[$€£¥]\s?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$")
-_BOOLS = {"true": True, "false": False, "yes": True, "no": False}
-
-
-def _column_type(values: list[Cell]) -> str:
-    present = [v for v in values if v is not None]
-    if not present:
-        return "empty"
-    if all(isinstance(v, bool) or (isinstance(v, str) and v.lower() in _BOOLS) for v in present):
-        return "bool"
-    if all(_is_int(v) for v in present):
-        return "int"
-    if all(_is_number(v) for v in present):
-        return "float"
-    for kind, pattern, check in (("date", _DATE, datetime.date), ("datetime", _DATETIME, datetime.datetime)):
-        if all(isinstance(v, str) and pattern.match(v) and _iso(check, v) for v in present):
-            return kind
-    return "text"
-
-
-def _iso(kind: type[datetime.date], text: str) -> bool:
-    try:
-        kind.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_int(value: Cell) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    if isinstance(value, float):
-        return value.is_integer() and abs(value) < 2**53
-    return isinstance(value, str) and bool(_INT.match(value))
-
-
-def _is_number(value: Cell) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int | float) or (isinstance(value, str) and bool(_NUMBER.match(value)))
-
-
-def _typed(value: Cell, kind: str) -> Cell:
-    if value is None:
-        return None
-    if kind == "bool":
-        return value if isinstance(value, bool) else _BOOLS[str(value).lower()]
-    if kind == "int":
-        return int(value)
-    if kind == "float":
-        if isinstance(value, int | float):
-            return float(value)
-        return float(re.sub(r"[$€£¥,\s]", "", str(value)))
-    return value if isinstance(value, str) else str(value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QPlainTextEdit, QPushButton, QWidget
 
 from app.data import DataSet
+from app.data.describe import describe
 from app.reasoning import Solution
 from app.reasoning.method_table import PLAIN_CHOICES, picker
 from app.reasoning.tables import with_table
@@ -63,10 +64,18 @@ class QuestionPane(QWidget):
         self.remove_data_button = QPushButton("Remove data")
         self.data_label = Label("")
         self.data_label.setWordWrap(True)
+        # Exactly the data part of the prompt: columns, types, units, gaps and sample rows.
+        self.data_told_button = QPushButton("What the model is told ▸")
+        self.data_told_button.setCheckable(True)
+        self.data_told_button.setToolTip("The model sees the data's shape and three rows; the program reads every row")
+        self.data_told = QPlainTextEdit(readOnly=True)
+        self.data_told.setMaximumHeight(180)
+        self.data_told.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.data_told_button.toggled.connect(self._on_data_told_toggled)
         column(
             heading("Question"), self.question, self.table, row(self.open_data_button, self.remove_data_button),
-            self.data_label, self.examples, self.method, self.auto_repair, self.try_yourself,
-            row(self.solve_button, self.cancel_button), self.settings_button, into=self,
+            self.data_label, self.data_told_button, self.data_told, self.examples, self.method, self.auto_repair,
+            self.try_yourself, row(self.solve_button, self.cancel_button), self.settings_button, into=self,
         )  # fmt: skip
         self.show_data(None)
         self.examples.activated.connect(self._on_examples_activated)
@@ -96,8 +105,15 @@ class QuestionPane(QWidget):
         text = data.summary + "".join(f"\n• {note}" for note in notes[:4]) if data else ""
         self.data_label.setText(text)
         self.data_label.setVisible(data is not None)
+        self.data_told.setPlainText(describe(data) if data else "")
+        self.data_told_button.setVisible(data is not None)
+        self._on_data_told_toggled(self.data_told_button.isChecked())
         self.remove_data_button.setVisible(data is not None)
         self.table.setVisible(data is None)  # a pasted table or a data file, not both
+
+    def _on_data_told_toggled(self, shown: bool) -> None:
+        self.data_told.setVisible(shown and not self.data_told_button.isHidden())
+        self.data_told_button.setText(f"What the model is told {'▾' if shown else '▸'}")
 
     def full_question(self) -> str:
         """The question as the model gets it: with the pasted table's rows first."""

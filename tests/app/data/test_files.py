@@ -164,3 +164,19 @@ def test_the_model_sees_the_shape_and_a_few_rows_only(tmp_path: Path) -> None:
     text = describe(data, sample_rows=2)
     assert 'tables["s"]: 500 rows' in text and "day (datetime.date)" in text and "value (integer)" in text
     assert "item 1" in text and "item 2" not in text  # two sample rows, not the data
+
+
+def test_real_exports_lines_above_the_header_and_spreadsheet_dates(tmp_path: Path) -> None:
+    """As matplotlib's sample Stocks.csv and msft.csv keep them: a comment above the column names,
+    gaps as empty cells, dates as 19-Sep-03."""
+    path = _write(
+        tmp_path / "stocks.csv",
+        "# Data source: https://finance.yahoo.com\nDate,IBM,DELL\n19-Sep-03,10.97,\n18-Sep-03,11.5,3.25\n",
+    )
+    (table,) = open_data(path).tables
+    assert table.columns == ("Date", "IBM", "DELL") and table.types == ("date", "float", "float")
+    assert table.rows == (("2003-09-19", 10.97, None), ("2003-09-18", 11.5, 3.25))
+    assert table.missing == (0, 0, 1)
+    assert table.notes == ("1 line above the column names left out (a title or comment)",)
+    one_column = open_data(_write(tmp_path / "one.csv", "amount\n5\n6\n")).tables[0]
+    assert one_column.rows == ((5,), (6,)) and not one_column.notes  # nothing above a one-column header

@@ -113,3 +113,24 @@ def test_opening_data_under_a_method_without_programs_picks_programs(
     window.question_pane.pick_method("pal+shots")
     _open(qtbot, window, sales)
     assert window.question_pane.method_name() == "pal+shots"  # a program method the user chose is kept
+
+
+def test_the_question_pane_shows_exactly_what_the_model_is_told(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    path = tmp_path / "cars.csv"
+    path.write_text("model;mpg;price;bought\nA;21,5;€12.500;03.01.2024\nB;NA;€9.900;15.02.2024\nC;30;€15.000;-\n")
+    model = ScriptedModel(["```python\nans = 1\n```"])
+    window = make_window(model)
+    _open(qtbot, window, path)
+    pane = window.question_pane
+    assert pane.data_told_button.isVisible() and not pane.data_told.isVisible()  # folded until asked for
+    pane.data_told_button.click()
+    told = pane.data_told.toPlainText()
+    assert pane.data_told.isVisible() and told
+    assert "mpg (number; 1 of 3 missing)" in told and "price (integer; amounts in €)" in told
+    assert "bought (datetime.date; 1 of 3 missing)" in told and "never count them as 0" in told
+    window.question.setPlainText("What is the average mpg?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert told in model.calls[0]  # what the pane showed is what the prompt held

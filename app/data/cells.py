@@ -1,0 +1,272 @@
+"""How a column's cells are read: numbers, dates and gaps in the forms people keep them in.
+
+A column is read as one kind — the first of int, float, bool, date, datetime that every cell with
+a value fits — else as text, cell by cell unchanged. On the way:
+
+- Gaps: in a column of numbers or dates, an empty cell and the usual markers (`NA`, `N/A`, `-`,
+  `null`, `NaN`, `#N/A` …) are missing values (None), counted for the model and the user; in a
+  column of text only an empty cell is (`NA` may be North America there).
+- Numbers: thousands separators, a currency sign before or after (`$1,234.50`, `12 €`), a percent
+  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`), and, in files
+  that separate their fields with `;`, decimal commas (`1.234,56`).
+- Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
+  `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
+  tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
+  named as a date, Excel's serial day numbers.
+
+Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+Cell = int | float | bool | str | None
+
+GAP_MARKERS = frozenset(
+    {"na", "n/a", "n.a.", "nan", "null", "none", "nil", "-", "--", "—", "–", "?", "#n/a", "missing"}
+)
+_BOOLS = {"true": True, "false": False, "yes": True, "no": False}
+_INT = re.compile(r"[-+]?\d{1,18}")
+_CURRENCY = "$€£¥₹"
+_NUMBER = re.compile(
+    rf"(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?(?P<digits>[\d.,' \u00a0\u202f]*\d)"
+    rf"(?P<exp>[eE][-+]?\d+)?\s?(?P<after>[{_CURRENCY}%])?(?P<close>\))?"
+)
+_COMMA_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
+_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:[. \u00a0\u202f']\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
+_YMD = re.compile(
+    r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?"
+)
+_XY = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?:[T ,]\s?(\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+_MONTH_WORD = re.compile(r"(?i).{0,20}\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\b.{0,30}")
+_YEAR = re.compile(r"\b\d{4}\b")
+_SHORT_YEAR = re.compile(r"\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2}")  # 19-Sep-03, as spreadsheets export dates
+_EXCEL_EPOCH = datetime.date(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's leap-year 1900 bug included)
+_SERIALS = (20_000, 80_000)  # 1954 to 2119: a day number, not a count or an amount
+
+
+@dataclass(frozen=True)
+class Column:
+    kind: str  # "int", "float", "bool", "date", "datetime", "text" or "empty"
+    values: tuple[Cell, ...]  # dates and datetimes as ISO text
+    missing: int  # cells without a value
+    unit: str = ""  # "%" or a currency sign every number of the column carried
+    note: str | None = None  # how the column was read, where the user should know
+
+
+def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False) -> Column:
+    """The column `name` read as one kind (see the module's docstring). `decimal_comma`: the file
+    may write decimal commas (its fields are separated by ";"); a column decides by its values."""
+    gaps = [None if _is_gap(cell) else cell for cell in cells]
+    present = [cell for cell in gaps if cell is not None]
+    missing = len(gaps) - len(present)
+    if not present:
+        return Column("empty", tuple(None for _ in cells), len(cells))
+    if all(isinstance(v, bool) or (isinstance(v, str) and v.lower() in _BOOLS) for v in present):
+        return Column("bool", tuple(_bool(v) for v in gaps), missing)
+    if _serial_dates(name, present):
+        days = tuple(None if v is None else _serial(v) for v in gaps)
+        return Column("date", days, missing, note="numbers read as Excel serial dates (45306 is 2024-01-15)")
+    # Where the file may write decimal commas, a column that reads that way is read that way
+    # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
+    numbers = _numbers(present, comma=True) if decimal_comma else None
+    note = "numbers read with a decimal comma (1.234,5 is 1234.5)" if numbers and _separated(present) else None
+    if numbers is None:
+        numbers = _numbers(present, comma=False)
+    if numbers is not None:
+        kind, unit, read = numbers
+        return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
+    dates = _dates(present)
+    if dates is not None:
+        kind, read, note = dates
+        return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, note=note)
+    texts = tuple(
+        None if cell is None or cell == "" else cell if isinstance(cell, str) else str(cell) for cell in cells
+    )
+    return Column("text", texts, sum(value is None for value in texts))
+
+
+def _is_gap(cell: Cell) -> bool:
+    return cell is None or (isinstance(cell, str) and (not cell or cell.strip().lower() in GAP_MARKERS))
+
+
+def _bool(value: Cell) -> Cell:
+    return value if value is None or isinstance(value, bool) else _BOOLS[str(value).lower()]
+
+
+# -- numbers ----------------------------------------------------------------------------------
+
+
+def _separated(present: Sequence[Cell]) -> bool:
+    return any(isinstance(v, str) and ("," in v or "." in v) for v in present)
+
+
+def _numbers(present: Sequence[Cell], *, comma: bool) -> tuple[str, str, Callable[[Cell], Cell]] | None:
+    """("int" or "float", the unit, a reader) when every value is a number."""
+    parsed: dict[str, tuple[float, str, bool]] = {}  # text -> (value, unit, written with a fraction)
+    for value in present:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int | float) or value in parsed:
+            continue
+        number = _number(str(value), comma)
+        if number is None:
+            return None
+        parsed[str(value)] = number
+    units = {unit for _value, unit, _fraction in parsed.values()} - {""}
+    if len(units) > 1:
+        return None  # dollars and euros in one column are not one quantity
+    kind = "int" if all(_whole(v, parsed) for v in present) else "float"
+
+    def read(value: Cell) -> Cell:
+        number = value if isinstance(value, int | float) else parsed[str(value)][0]
+        return int(number) if kind == "int" else float(number)
+
+    return kind, units.pop() if units else "", read
+
+
+def _whole(value: Cell, parsed: dict[str, tuple[float, str, bool]]) -> bool:
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return value.is_integer() and abs(value) < 2**53
+    number, _unit, fraction = parsed[str(value)]
+    return not fraction and number.is_integer() and abs(number) < 2**53
+
+
+def _number(text: str, comma: bool) -> tuple[float, str, bool] | None:
+    """(value, unit, written with a fraction) of a number as people write it, or None."""
+    match = _NUMBER.fullmatch(text.strip())
+    if match is None or bool(match["open"]) != bool(match["close"]):
+        return None
+    if match["before"] and match["after"]:
+        return None
+    digits = match["digits"]
+    shape = _DOT_THOUSANDS if comma else _COMMA_THOUSANDS
+    if not shape.fullmatch(digits):
+        return None
+    plain = re.sub(r"[. \u00a0\u202f']", "", digits).replace(",", ".") if comma else digits.replace(",", "")
+    try:
+        value = float(plain + (match["exp"] or ""))
+    except ValueError:
+        return None
+    negative = match["open"] is not None or match["sign"] in ("-", "−")
+    fraction = "." in plain or bool(match["exp"]) or match["after"] == "%"
+    return -value if negative else value, match["before"] or match["after"] or "", fraction
+
+
+# -- dates ------------------------------------------------------------------------------------
+
+
+def _dates(present: Sequence[Cell]) -> tuple[str, Callable[[Cell], Cell], str | None] | None:
+    """("date" or "datetime", a reader, a note) when every value is a date in one of the forms."""
+    if not all(isinstance(v, str) for v in present):
+        return None
+    texts = [str(v).strip() for v in present]
+    day_first, note = _order(texts)
+    read: dict[str, datetime.date] = {}
+    for text in dict.fromkeys(texts):
+        when = _date(text, day_first)
+        if when is None:
+            return None
+        read[text] = when
+    timed = any(isinstance(when, datetime.datetime) for when in read.values())
+
+    def iso(value: Cell) -> Cell:
+        when = read[str(value).strip()]
+        if timed and not isinstance(when, datetime.datetime):
+            when = datetime.datetime.combine(when, datetime.time())
+        return when.isoformat()
+
+    return ("datetime" if timed else "date"), iso, note
+
+
+def _order(texts: list[str]) -> tuple[bool | None, str | None]:
+    """Whether numeric dates such as 03/04/2024 give the day first, from the column's values:
+    a first number over 12 means day first, a second over 12 month first; dots mean day first.
+    When no value tells, month first (US), and a note says so."""
+    firsts, seconds, dotted = set(), set(), False
+    for text in texts:
+        match = _XY.fullmatch(text)
+        if match:
+            firsts.add(int(match[1]))
+            seconds.add(int(match[3]))
+            dotted |= match[2] == "."
+    if not firsts:
+        return None, None
+    if dotted or max(firsts) > 12:
+        return True, None
+    if max(seconds) > 12:
+        return False, None
+    example = next(text for text in texts if _XY.fullmatch(text))
+    return (
+        False,
+        f"the dates could be day/month or month/day; read as month/day/year ({example} is {_spelled(example)})",
+    )
+
+
+def _spelled(text: str) -> str:
+    when = _date(text, day_first=False)
+    return f"{when.day} {when:%B %Y}" if when is not None else text
+
+
+def _date(text: str, day_first: bool | None) -> datetime.date | None:
+    match = _YMD.fullmatch(text)
+    if match:
+        return _made(int(match[1]), int(match[3]), int(match[4]), match.group(5, 6, 7, 8), match[9])
+    match = _XY.fullmatch(text)
+    if match and day_first is not None:
+        first, second, year = int(match[1]), int(match[3]), int(match[4])
+        year += (2000 if year < 69 else 1900) if len(match[4]) == 2 else 0
+        day, month = (first, second) if day_first else (second, first)
+        return _made(year, month, day, (match[5], match[6], match[7], None), None)
+    if _MONTH_WORD.fullmatch(text) and (_YEAR.search(text) or _SHORT_YEAR.fullmatch(text)):
+        return _month_named(text)
+    return None
+
+
+def _made(year: int, month: int, day: int, clock: Sequence[str | None], zone: str | None) -> datetime.date | None:
+    hour, minute, second, fraction = clock
+    try:
+        if hour is None:
+            return datetime.date(year, month, day)
+        micro = int((fraction or ".0")[1:].ljust(6, "0"))
+        when = datetime.datetime(year, month, day, int(hour), int(minute or 0), int(second or 0), micro)
+    except ValueError:  # 31 February, hour 25
+        return None
+    if zone:
+        offset = datetime.timedelta(0) if zone == "Z" else _offset(zone)
+        when = when.replace(tzinfo=datetime.timezone(offset))
+    return when
+
+
+def _offset(zone: str) -> datetime.timedelta:
+    digits = zone[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:])
+    return datetime.timedelta(minutes=-minutes if zone[0] == "-" else minutes)
+
+
+def _month_named(text: str) -> datetime.date | None:
+    from dateutil import parser  # python-dateutil (a dependency of matplotlib): month names, any order
+
+    try:
+        when = parser.parse(text, default=datetime.datetime(1, 1, 1))
+    except (ValueError, OverflowError):
+        return None
+    return when.date() if when.time() == datetime.time() and when.tzinfo is None else when
+
+
+def _serial_dates(name: str, present: Sequence[Cell]) -> bool:
+    """Whether the column holds Excel's day numbers: named as a date, every value in range."""
+    low, high = _SERIALS
+    in_range = all(isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high for v in present)
+    return in_range and re.search(r"(?i)date|day", name) is not None
+
+
+def _serial(value: Cell) -> Cell:
+    assert isinstance(value, int | float)
+    return (_EXCEL_EPOCH + datetime.timedelta(days=int(value))).isoformat()

@@ -1,0 +1,107 @@
+"""Cells as people keep them: dates, numbers and gaps in their common forms, each read to one
+value, and a column decided as a whole."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.data.cells import Cell, read_column
+
+
+def _read(*cells: Cell, name: str = "x", decimal_comma: bool = False) -> tuple[str, tuple[Cell, ...]]:
+    column = read_column(name, list(cells), decimal_comma=decimal_comma)
+    return column.kind, column.values
+
+
+@pytest.mark.parametrize(
+    ("cells", "kind", "values"),
+    [
+        (("2012/01/01", "2012/12/31"), "date", ("2012-01-01", "2012-12-31")),
+        (("2012-01-01", "2012.1.5"), "date", ("2012-01-01", "2012-01-05")),
+        (("31.12.2024", "01.02.2024"), "date", ("2024-12-31", "2024-02-01")),  # dots: day first
+        (("25/12/2024", "01/02/2024"), "date", ("2024-12-25", "2024-02-01")),  # 25 cannot be a month
+        (("12/25/2024", "01/02/2024"), "date", ("2024-12-25", "2024-01-02")),  # 25 cannot be a month
+        (("1/5/24", "12/31/99"), "date", ("2024-01-05", "1999-12-31")),
+        (("5 Jan 2024", "January 17, 2024", "2024-Feb-03"), "date", ("2024-01-05", "2024-01-17", "2024-02-03")),
+        (("2024-01-05T10:30:00", "2024-01-05 11:00"), "datetime", ("2024-01-05T10:30:00", "2024-01-05T11:00:00")),
+        (("2024-01-05T10:30:00Z",), "datetime", ("2024-01-05T10:30:00+00:00",)),
+        (("2024-01-05T10:30:00.25+02:00",), "datetime", ("2024-01-05T10:30:00.250000+02:00",)),
+        (("2024-01-05", "2024-01-06 08:00"), "datetime", ("2024-01-05T00:00:00", "2024-01-06T08:00:00")),
+        (("2024-02-30",), "text", ("2024-02-30",)),  # no such day: not a date column
+        (("25/13/2024",), "text", ("25/13/2024",)),  # neither order makes it a date
+        (("Jan",), "text", ("Jan",)),  # a month without a year is not a date
+    ],
+)
+def test_dates_in_every_common_form(cells: tuple[str, ...], kind: str, values: tuple[Cell, ...]) -> None:
+    assert _read(*cells) == (kind, values)
+
+
+def test_a_column_that_cannot_tell_day_from_month_says_how_it_was_read() -> None:
+    column = read_column("when", ["01/02/2024", "03/04/2024"])
+    assert column.values == ("2024-01-02", "2024-03-04")
+    assert column.note is not None and column.note.startswith("the dates could be day/month or month/day")
+    assert column.note.endswith("read as month/day/year (01/02/2024 is 2 January 2024)")
+    assert read_column("when", ["13/02/2024", "03/04/2024"]).note is None  # the 13 told
+
+
+def test_excel_serial_dates_in_a_column_named_as_a_date() -> None:
+    column = read_column("Order date", [45306, 45307.0, None])
+    assert (column.kind, column.values) == ("date", ("2024-01-15", "2024-01-16", None))
+    assert column.note is not None and "Excel serial dates" in column.note
+    assert read_column("units", [45306, 45307]).kind == "int"  # a count, not a day
+    assert read_column("date", [3, 4]).kind == "int"  # out of the range of days
+
+
+@pytest.mark.parametrize(
+    ("cells", "kind", "unit", "values"),
+    [
+        (("1,234", "5"), "int", "", (1234, 5)),
+        (("$1,234.50", "$3"), "float", "$", (1234.5, 3.0)),
+        (("12 €", "€ 7.5"), "float", "€", (12.0, 7.5)),
+        (("12.5%", "3%"), "float", "%", (12.5, 3.0)),
+        (("(12.50)", "4"), "float", "", (-12.5, 4.0)),
+        (("($1,000)", "$20"), "int", "$", (-1000, 20)),
+        (("-3", "+4", "−2"), "int", "", (-3, 4, -2)),
+        (("1e3", "2.5E-1"), "float", "", (1000.0, 0.25)),
+        (("1,5", "2,25"), "text", "", ("1,5", "2,25")),  # a comma file: not numbers
+        (("$5", "€5"), "text", "", ("$5", "€5")),  # two currencies are not one quantity
+        (("12..5",), "text", "", ("12..5",)),
+        (("(12",), "text", "", ("(12",)),
+    ],
+)
+def test_numbers_as_people_write_them(cells: tuple[str, ...], kind: str, unit: str, values: tuple[Cell, ...]) -> None:
+    column = read_column("x", list(cells))
+    assert (column.kind, column.unit, column.values) == (kind, unit, values)
+
+
+def test_decimal_commas_where_the_file_separates_fields_with_semicolons() -> None:
+    column = read_column("x", ["1.234,56", "12,5", "7"], decimal_comma=True)
+    assert (column.kind, column.values) == ("float", (1234.56, 12.5, 7.0))
+    assert column.note is not None and "decimal comma" in column.note
+    assert read_column("x", ["€12.500"], decimal_comma=True).values == (12500,)  # a thousands dot
+    assert read_column("x", ["$1,012.50", "700"], decimal_comma=True).values == (1012.5, 700.0)  # one cannot
+    assert read_column("x", ["1.5", "2.25"], decimal_comma=True).values == (1.5, 2.25)
+    assert read_column("x", ["3", "4"], decimal_comma=True).note is None  # nothing to tell
+
+
+@pytest.mark.parametrize("marker", ["", "NA", "N/A", "n/a", "-", "null", "NULL", "NaN", "None", "#N/A", "—", "?"])
+def test_gaps_in_numbers_and_dates_are_missing_values(marker: str) -> None:
+    numbers = read_column("mpg", ["21.5", marker, "30"])
+    assert (numbers.kind, numbers.values, numbers.missing) == ("float", (21.5, None, 30.0), 1)
+    dates = read_column("when", ["2024-01-02", marker])
+    assert (dates.kind, dates.values, dates.missing) == ("date", ("2024-01-02", None), 1)
+
+
+def test_in_text_only_an_empty_cell_is_missing() -> None:
+    column = read_column("region", ["NA", "EU", "", None])  # NA is North America here
+    assert (column.kind, column.values, column.missing) == ("text", ("NA", "EU", None, None), 2)
+
+
+def test_reading_is_linear_in_hostile_cells() -> None:
+    hostile = ["1" * 1999 + "x", "1," * 999 + "x", "(" + "1 " * 999, "12/" * 600, "Jan " * 490 + "2024"]
+    started = time.perf_counter()
+    for cell in hostile:
+        assert read_column("date", [cell, cell]).kind == "text"
+    assert time.perf_counter() - started < 1.0
