@@ -5,7 +5,9 @@ On the wire (and in `Sandbox.run(data=...)`) a data set is a JSON object
 numbers, text, booleans or null; a "date" or "datetime" column holds ISO text. In the child it
 becomes `tables`: a read-only mapping of name to a tuple of read-only row dicts, date columns as
 `datetime.date` / `datetime.datetime` values, so a program can filter, sum and group without
-copying a number by hand and without any way to change what the next run sees.
+copying a number by hand and without any way to change what the next run sees. A table also
+gives a column by its name, as pandas does (`tables["cars"]["mpg"]`, a tuple of the values):
+models reach for that.
 """
 
 from __future__ import annotations
@@ -22,7 +24,22 @@ MAX_DATA_BYTES = 24 * 1024 * 1024  # as JSON: a 100,000-row table of ten columns
 MEMORY_PER_DATA_BYTE = 12
 _PARSERS = {"date": datetime.date.fromisoformat, "datetime": datetime.datetime.fromisoformat}
 
-Tables = Mapping[str, tuple[Mapping[str, Any], ...]]
+
+class Table(tuple[Mapping[str, Any], ...]):
+    """A table's rows; `table["column"]` is that column's values, in row order."""
+
+    __slots__ = ()  # no attributes: nothing a program could set for a later reader
+
+    def __getitem__(self, key: Any) -> Any:
+        if not isinstance(key, str):
+            return super().__getitem__(key)
+        names = tuple(self[0]) if self else ()
+        if key not in names:
+            raise KeyError(f"no column {key!r}; the columns are {', '.join(map(repr, names))}")
+        return tuple(row[key] for row in self)
+
+
+Tables = Mapping[str, Table]
 
 
 def data_bytes(data: Mapping[str, Any] | None) -> int:
@@ -36,7 +53,7 @@ def extra_memory_mb(data: Mapping[str, Any] | None) -> int:
 
 def frozen_tables(data: Mapping[str, Any]) -> Tables:
     """`data` (checked: any other shape raises ValueError) as read-only tables of row dicts."""
-    tables: dict[str, tuple[Mapping[str, Any], ...]] = {}
+    tables: dict[str, Table] = {}
     for name, table in data.items():
         if not isinstance(table, dict):
             raise ValueError(f"table {name!r} is not an object")
@@ -52,7 +69,7 @@ def frozen_tables(data: Mapping[str, Any]) -> Tables:
                 raise ValueError(f"table {name!r} has a row of the wrong length")
             cells = [_cell(value, parse) for value, parse in zip(row, parsers, strict=True)]
             frozen.append(MappingProxyType(dict(zip(columns, cells, strict=True))))
-        tables[str(name)] = tuple(frozen)
+        tables[str(name)] = Table(frozen)
     return MappingProxyType(tables)
 
 

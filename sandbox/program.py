@@ -8,7 +8,9 @@ kernel layers applied in `sandbox.child` are.
 from __future__ import annotations
 
 import builtins
+import datetime
 import linecache
+import math
 import traceback
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -69,7 +71,15 @@ def solve_it(equations: Any, variables: Any) -> dict[Any, Any]:
 def make_namespace() -> dict[str, Any]:
     safe_builtins = dict(vars(builtins))
     safe_builtins.update(__import__=_guarded_import, open=_no_files, input=_no_input)
-    return {"__name__": "__main__", "__builtins__": safe_builtins, "solve_it": solve_it}
+    # Programs often use math and datetime without importing them (datetime.date(...) over a
+    # table's dates): both are given, as modules, so the program's own import changes nothing.
+    return {
+        "__name__": "__main__",
+        "__builtins__": safe_builtins,
+        "solve_it": solve_it,
+        "math": math,
+        "datetime": datetime,
+    }
 
 
 @dataclass(frozen=True)

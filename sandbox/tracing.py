@@ -40,6 +40,9 @@ class _StepRepr(reprlib.Repr):
     def repr_mappingproxy(self, value: types.MappingProxyType[Any, Any], level: int) -> str:
         return "mappingproxy(" + self.repr_dict(dict(value), level) + ")"
 
+    def repr_Table(self, value: tuple[Any, ...], level: int) -> str:  # noqa: N802 (reprlib's naming: repr_ + type name)
+        return self.repr_tuple(value, level)  # sandbox.data.Table: the user's rows, bounded like any tuple
+
 
 _STEP_REPR = _StepRepr()
 

@@ -33,12 +33,28 @@ def test_a_program_reads_the_tables(sandbox: Sandbox) -> None:
         "tables['expenses'][0]['amount'] = 0",
         "tables['new'] = ()",
         "tables['expenses'].append({})",
+        "tables['expenses'].note = 'changed'",
+        "tables['expenses']['amount'] = (0, 0, 0)",
     ],
 )
 def test_the_tables_cannot_be_changed(sandbox: Sandbox, attack: str) -> None:
     result = sandbox.run(attack, data=DATA)
     assert result.status is Status.ERROR
     assert "TypeError" in (result.error or "") or "AttributeError" in (result.error or "")
+
+
+def test_a_column_by_its_name_as_models_write_it_and_math_and_datetime_without_imports(sandbox: Sandbox) -> None:
+    code = (
+        "amounts = tables['expenses']['amount']\n"
+        "first = tables['expenses'][0]['date']\n"
+        "ans = (round(sum(a for a in amounts if a is not None), 2), (first - datetime.date(2024, 1, 1)).days,"
+        " math.isclose(1, 1), len(tables['expenses'][1:]))"
+    )
+    result = sandbox.run(code, data=DATA, capture=("ans",))
+    assert result.ok, result.error
+    assert result.values["ans"].json == [719.75, 2, True, 2]
+    missing = sandbox.run("ans = tables['expenses']['price']", data=DATA)
+    assert "no column 'price'; the columns are 'date', 'category', 'amount'" in (missing.error or "")
 
 
 def test_each_run_sees_the_data_it_was_given(sandbox: Sandbox) -> None:
