@@ -11,6 +11,7 @@ import decimal
 import fractions
 import math
 import sys
+import types
 from typing import Any
 
 REPR_CHARS = 10_000
@@ -90,7 +91,7 @@ def _to_json(value: Any, depth: int, budget: list[int]) -> Any:
         return _sympy_json(value)
     if isinstance(value, list | tuple | set | frozenset):
         return [_to_json(item, depth + 1, budget) for item in value]
-    if isinstance(value, dict):
+    if isinstance(value, dict | types.MappingProxyType):  # a data row (sandbox.data) is a read-only dict
         if not all(isinstance(key, str) for key in value):
             return {cap(safe_repr(k), 200): _to_json(v, depth + 1, budget) for k, v in value.items()}
         return {cap(k, 200): _to_json(v, depth + 1, budget) for k, v in value.items()}

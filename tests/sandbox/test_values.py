@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import fractions
 import sys
+import types
 
 import pytest
 import sympy
@@ -92,6 +93,13 @@ def test_json_of_plain_values() -> None:
     assert values.to_json({"k" * 300: [1, (2, 3)]}) == {"k" * 200 + "… [100 more characters]": [1, [2, 3]]}
     assert values.to_json({("a" * 300,): 1}) == {values.cap(repr(("a" * 300,)), 200): 1}
     assert values.to_json(object()) is None
+
+
+def test_a_data_row_is_a_json_object() -> None:
+    """Rows of the user's tables are read-only dicts (mappingproxy): a program's filtered rows
+    are its table answer, and had no JSON copy before (the Table tab stayed empty)."""
+    row = types.MappingProxyType({"day": datetime.date(2024, 1, 2), "amount": 3.5, "note": None})
+    assert values.to_json([row]) == [{"day": "2024-01-02", "amount": 3.5, "note": None}]
 
 
 def test_sympy_numbers_become_json_numbers() -> None:

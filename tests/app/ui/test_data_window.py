@@ -134,3 +134,19 @@ def test_the_question_pane_shows_exactly_what_the_model_is_told(
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert told in model.calls[0]  # what the pane showed is what the prompt held
+
+
+def test_the_rows_a_program_picks_are_its_table_answer(qtbot: QtBot, make_window: WindowMaker, sales: Path) -> None:
+    """The most natural data program keeps the user's own rows (read-only dicts): before, they
+    had no JSON copy, so the Table tab stayed empty."""
+    picked = "```python\nresult = [r for r in tables['sales'] if r['units'] == 6]\nprint(len(result))\n```"
+    window = make_window(ScriptedModel([picked]))
+    _open(qtbot, window, sales)
+    window.question.setPlainText("Which sales had 6 units?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    view = window.output_pane.table_view
+    expected = sum(1 for n in range(90) if n % 7 == 6)
+    assert window.tabs.currentWidget() is view and view.table.rowCount() == expected
+    headers = [view.table.horizontalHeaderItem(i) for i in range(2)]
+    assert [header.text() if header else "" for header in headers] == ["region", "units"]
