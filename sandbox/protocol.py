@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any, ClassVar, TypeVar
 
 from sandbox.values import cap
@@ -354,9 +354,8 @@ def parse_trace(data: object, lines: int | None = None) -> tuple[TraceStep, ...]
         if budget < 0:
             break
         steps.append(step)
-    if steps and len(data) > MAX_TRACE_STEPS and not steps[-1].truncated:
-        last = steps[-1]
-        steps[-1] = TraceStep(last.line, last.event, last.function, last.vars, last.output, truncated=True)
+    if steps and len(data) > MAX_TRACE_STEPS:
+        steps[-1] = replace(steps[-1], truncated=True)
     return tuple(steps)
 
 

@@ -4,12 +4,14 @@ with a ProtocolError (the sides act only on checked, typed messages)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from sandbox import protocol
 from sandbox.protocol import (
+    CHAIN_VALUE_CHARS,
     MAX_TRACE_STEPS,
     NAME_CHARS,
     TRACE_VALUE_CHARS,
@@ -21,9 +23,11 @@ from sandbox.protocol import (
     EmulateRequest,
     EmulationReply,
     Exited,
+    Fetch,
     Kill,
     LayerInfo,
     Message,
+    Preparing,
     ProtocolError,
     Ready,
     Refused,
@@ -33,10 +37,16 @@ from sandbox.protocol import (
     Spawned,
     TraceStep,
     decode_as,
+    emulation_request,
     encode,
+    expect,
     from_object,
+    is_message,
+    opens_as,
     parse_chain,
     parse_trace,
+    report_frame,
+    report_of,
 )
 
 EXAMPLES: list[Message] = [
@@ -143,3 +153,92 @@ def test_chain_of_code_steps_arrive_typed() -> None:
     data += [{"line": 3, "how": "teleported"}, {"line": "4", "how": "python"}]
     assert parse_chain(data) == (ChainStep(1, emulated=False), ChainStep(2, emulated=True, values={"x": "3"}))
     assert [step.to_json() for step in parse_chain(data) or ()] == [*data[:1], {**data[1], "values": {"x": "3"}}]
+
+
+def _refusal(data: object, *expected: type[Message]) -> str:
+    with pytest.raises(ProtocolError) as refused:
+        from_object(data, *expected)
+    return str(refused.value)
+
+
+def test_refusals_say_exactly_what_was_wrong() -> None:
+    assert _refusal([1]) == "a message must be a JSON object"
+    assert _refusal({"op": ["run"]}) == "unexpected message \"['run']\""  # not hashable: refused, not a crash
+    assert _refusal({"op": "x" * 60}) == f"unexpected message {'x' * 40!r}"
+    with pytest.raises(ProtocolError) as refused:
+        expect({"op": "cancel", "id": 1}, RunRequest)
+    assert str(refused.value) == "unexpected message 'cancel'"
+    # A field with a default may be left out; one given is still checked, whatever comes before it.
+    assert "emulate is not bool" in _refusal({k: v for k, v in RUN.items() if k != "trace"} | {"emulate": "yes"})
+    assert "layers" in _refusal({"op": "ready", "isolation": "x", "layers": [{"name": "x", "active": 1, "detail": ""}]})
+
+
+def test_lines_are_ascii_and_never_nan() -> None:
+    line = encode(Refused(1, "naïve ☃"))
+    assert line.isascii() and decode_as(line, Refused).error == "naïve ☃"
+    with pytest.raises(ValueError):
+        encode(Preparing("compiling", float("nan")))
+    reply = EmulationReply.of_value("é")
+    assert reply.line() == b'{"kind": "value", "value": "\\u00e9", "values": {}, "error": ""}\n'
+    with pytest.raises(ValueError):
+        EmulationReply.of_value(float("inf")).line()
+
+
+def test_an_emulation_reply_is_checked_field_by_field() -> None:
+    def why(data: object) -> str:
+        with pytest.raises(ProtocolError) as refused:
+            EmulationReply.from_wire(data)
+        return str(refused.value)
+
+    assert why({"value": 1}) == "an emulation reply must have kind, value, values and error"
+    assert why({**REPLY, "values": []}) == "an emulation reply's kind, values or error has the wrong type"
+    assert why({**REPLY, "error": 5}) == "an emulation reply's kind, values or error has the wrong type"
+    assert why({**REPLY, "values": {"no name": 1}}) == "an emulation reply names an invalid variable"
+    assert EmulationReply.from_wire({**REPLY, "kind": "error", "error": "e" * 600}).error == "e" * 500
+    assert EmulationReply.failed("f" * 600) == EmulationReply("error", error="f" * 500)
+
+
+def test_the_lines_a_worker_tells_apart() -> None:
+    request = Emulate(2, "y = f(x)", None, "f(2)", "NameError: f", {"x": "2"})
+    line = encode(request).rstrip(b"\n")
+    assert emulation_request(line) == request
+    assert emulation_request(encode(Cancel(1)).rstrip(b"\n")) is None  # another message
+    assert emulation_request(b'{"status": "ok"}') is None  # a report, not a message
+    assert emulation_request(b'{"op": "emulate", "line": "2"}') is None  # malformed
+    assert emulation_request(b"not json") is None
+    assert opens_as(line, Emulate) and not opens_as(line, Cancel) and not opens_as(b' {"op": "emulate",', Emulate)
+    assert is_message({"op": "x"}) and not is_message({"status": "ok"}) and not is_message(["op"])
+    frame = report_frame(b'{"status": "ok"}')
+    assert frame == b'{"op": "report", "report": {"status": "ok"}}' and report_of(frame) == b'{"status": "ok"}'
+    assert report_of(encode(Fetch()).rstrip(b"\n")) is None
+    assert report_of(b'{"op": "report", "report": {"status": "ok"') is None  # cut off
+
+
+def test_a_trace_keeps_its_text_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protocol, "TRACE_BYTES", 10)  # 20 characters of names and values in all
+    step = {"line": 1, "event": "line", "function": "<module>", "vars": {"a": "123456789"}, "output": 1}
+    kept = parse_trace([step, {**step, "line": 2}, {**step, "line": 3}, {**step, "line": 4}])
+    assert kept is not None and [s.line for s in kept] == [1, 2]  # 10 + 10 fit, the third does not
+    assert kept[0].output == 1
+
+
+def test_the_last_step_of_a_cut_trace_is_marked_and_otherwise_kept() -> None:
+    made = [TraceStep(n % 7 + 1, "line", f"f{n}", {"n": str(n)}, n) for n in range(MAX_TRACE_STEPS + 1)]
+    steps = [step.to_json() for step in made]
+    kept = parse_trace(steps)
+    assert kept is not None and len(kept) == MAX_TRACE_STEPS
+    assert kept[-1] == replace(made[MAX_TRACE_STEPS - 1], truncated=True) and kept[0] == made[0]
+    assert not any(step.truncated for step in kept[:-1])
+    assert not parse_trace(steps[:MAX_TRACE_STEPS])[-1].truncated  # type: ignore[index]  # nothing was cut
+
+
+def test_steps_on_the_programs_last_line_count_and_names_are_capped() -> None:
+    step = {"line": 3, "event": "call", "function": "f" * 500, "vars": {}, "output": 0}
+    (kept,) = parse_trace([step], lines=3) or ()
+    assert kept.line == 3 and len(kept.function) < NAME_CHARS + 40
+    chain = [{"line": 9, "how": "python"}, {"line": 1, "how": "x"}, {"line": 3, "how": "emulated", "values": {}}]
+    chain += [{"line": 2, "how": "emulated", "values": {"n" * 500: "v" * 5000}}]
+    kept_chain = parse_chain(chain, lines=3)
+    assert kept_chain is not None and [s.line for s in kept_chain] == [3, 2]  # bad steps skipped, not the rest
+    ((name, value),) = kept_chain[1].values.items()
+    assert len(name) < NAME_CHARS + 40 and len(value) < CHAIN_VALUE_CHARS + 40

@@ -119,3 +119,26 @@ def test_without_sympy_loaded_nothing_is_taken_for_sympy(monkeypatch: pytest.Mon
 def test_the_item_budget_counts_the_container_and_each_item() -> None:
     assert values.to_json(list(range(999))) == list(range(999))  # 1 list + 999 items = 1,000
     assert values.to_json(list(range(1000))) is None
+
+
+def test_capture_takes_the_names_asked_for_and_survives_what_they_do() -> None:
+    class Hostile:
+        def __repr__(self) -> str:
+            raise SystemExit(1)  # not an Exception: past the repr guard, caught by capture
+
+    class Slow:
+        def __repr__(self) -> str:
+            raise values.CaptureTimeout
+
+    namespace = {"a": 1, "bad": Hostile(), "b": [2], "slow": Slow(), "c": 3}
+    captured = values.capture(namespace, ("a", "missing", "bad", "b", "slow", "c"))
+    assert list(captured) == ["a", "bad", "b", "slow"]  # what is missing is left out; after the clock, nothing
+    assert captured["a"] == {"repr": "1", "json": 1, "type": "int", "latex": None}
+    assert captured["bad"] == {
+        "repr": "<could not be shown: SystemExit>",
+        "json": None,
+        "type": "Hostile",
+        "latex": None,
+    }
+    assert captured["b"]["json"] == [2]
+    assert captured["slow"] == {"repr": "<repr took too long>", "json": None, "type": "Slow", "latex": None}
