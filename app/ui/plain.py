@@ -27,12 +27,26 @@ class Label(QLabel):
     3,785 px wide through one word-wrapped label."""
 
     MIN_WIDTH = 80
+    # A label shows at most this much: more does not fit a pane, and laying out a word-wrapped
+    # label of 3,500 characters (a vote line of hostile program output) blocked the window for
+    # tens of milliseconds on every relayout. The full text is in the tooltip.
+    SHOWN_CHARS = 500
 
     def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> None:
         super().__init__(parent)
+        self._cut_tip = ""  # the tooltip this label gave itself for a text it cut
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(wrap)
         self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        cut = len(text) > self.SHOWN_CHARS
+        super().setText(text[: self.SHOWN_CHARS - 1] + "…" if cut else text)
+        if cut:
+            self._cut_tip = tip(text)
+            self.setToolTip(self._cut_tip)
+        elif self._cut_tip and self.toolTip() == self._cut_tip:
+            self.setToolTip("")  # the last cut text's: not this one's
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         hint = super().minimumSizeHint()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.reasoning import ProgramExtracted
 from app.ui.layouts import VerticalScroll
 from app.ui.main_window import MainWindow
+from app.ui.plain import TIP_CHARS, Label
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker, event_of
@@ -220,3 +222,19 @@ def test_a_question_with_nothing_to_calculate_gets_a_plain_note(qtbot: QtBot, ma
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     assert "need calculation" not in window.output_pane.votes.text()
+
+
+def test_a_label_shows_a_panes_worth_and_keeps_the_rest_in_its_tooltip(qtbot: QtBot) -> None:
+    """A vote line of hostile output was 3,500 characters of word-wrapped label: each relayout of
+    the window laid it all out again (the hostile UI-latency benchmark: 69–83 ms gaps, 37–64 after)."""
+    label = Label(wrap=True)
+    qtbot.addWidget(label)
+    line = "Vote of 3 programs: " + "<b>x</b> " * 400
+    label.setText(line)
+    assert len(label.text()) == Label.SHOWN_CHARS and label.text() == line[: Label.SHOWN_CHARS - 1] + "…"
+    assert html.unescape(label.toolTip()).endswith(line[: TIP_CHARS - 1][-20:] + "…</p>")  # markup shown, not read
+    label.setText("short")
+    assert label.text() == "short" and label.toolTip() == ""  # not the earlier text's tooltip
+    label.setToolTip("the caller's own")
+    label.setText("other")
+    assert label.toolTip() == "the caller's own"
