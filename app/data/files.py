@@ -100,6 +100,11 @@ def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
     if b"\x00" in data[:65536]:
         raise DataError(f"{name} looks like a binary file, not text")
     text, notes = _decode(data)
+    comments = _LEADING_COMMENTS.match(text)
+    if comments:  # "# Data source: …" above the column names, as exported data often begins
+        text = text[comments.end() :]
+        lines = comments.group().count("\n")
+        notes.append(f"{lines} comment line{'s' if lines > 1 else ''} above the column names left out")
     sample = text[:65536]
     if tab:
         delimiter = "\t"
@@ -114,6 +119,9 @@ def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
     # A file whose fields are separated by ";" comes from a spreadsheet where "," is the decimal mark.
     return _table(name, rows, notes, decimal_comma=delimiter == ";")
+
+
+_LEADING_COMMENTS = re.compile(r"(?:[ \t]*#[^\n]*\n){1,10}")
 
 
 def _decode(data: bytes) -> tuple[str, list[str]]:
@@ -288,7 +296,11 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     if cut:
         notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
     read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
-    notes += [f"{column}: {c.note}" for column, c in zip(columns, read, strict=True) if c.note]
+    read_as: dict[str, list[str]] = {}  # a note, and the columns it is about: one line for them all
+    for column, reading in zip(columns, read, strict=True):
+        if reading.note:
+            read_as.setdefault(reading.note, []).append(column)
+    notes += [f"{', '.join(named)}: {note}" for note, named in read_as.items()]
     typed = tuple(zip(*(c.values for c in read), strict=True)) if read else ()
     return Table(
         name, columns, tuple(c.kind for c in read), typed, tuple(notes),

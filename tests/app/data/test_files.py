@@ -177,6 +177,27 @@ def test_real_exports_lines_above_the_header_and_spreadsheet_dates(tmp_path: Pat
     assert table.columns == ("Date", "IBM", "DELL") and table.types == ("date", "float", "float")
     assert table.rows == (("2003-09-19", 10.97, None), ("2003-09-18", 11.5, 3.25))
     assert table.missing == (0, 0, 1)
-    assert table.notes == ("1 line above the column names left out (a title or comment)",)
+    assert table.notes == ("1 comment line above the column names left out",)
     one_column = open_data(_write(tmp_path / "one.csv", "amount\n5\n6\n")).tables[0]
     assert one_column.rows == ((5,), (6,)) and not one_column.notes  # nothing above a one-column header
+
+
+def test_a_european_export_with_a_comment_line_decimal_commas_and_gaps(tmp_path: Path) -> None:
+    """The comma in the comment once made the sniffer split the file on commas."""
+    path = _write(
+        tmp_path / "wetter.csv",
+        "# Wetterstation Musterstadt, Tageswerte\nDatum;Temperatur;Kosten\n"
+        "01.01.2012;3,5;€1.250,00\n02.01.2012;NA;€980,50\n03.01.2012;-1,2;-\n",
+    )
+    (table,) = open_data(path).tables
+    assert table.columns == ("Datum", "Temperatur", "Kosten") and table.types == ("date", "float", "float")
+    assert table.rows[0] == ("2012-01-01", 3.5, 1250.0) and table.rows[1][1] is None and table.rows[2][2] is None
+    assert table.missing == (0, 1, 1) and table.units == ("", "", "€")
+    assert table.notes == (
+        "1 comment line above the column names left out",
+        "Temperatur, Kosten: numbers read with a decimal comma (1.234,5 is 1234.5)",
+    )
+    titled = open_data(_write(tmp_path / "report.csv", "Sales report 2024\nregion,units\nnorth,3\n")).tables[0]
+    assert titled.columns == ("region", "units") and titled.notes == (
+        "1 line above the column names left out (a title or comment)",
+    )
