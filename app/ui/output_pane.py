@@ -164,8 +164,9 @@ class OutputPane(QWidget):
     def _show_run(self, run: RunView) -> None:
         self.show_output(run.text)
         self.show_variables(run.values)
-        if run.trace is not None:
-            self.stepper.load(run.trace, run.stdout, run.program)
+        # A run without a trace clears the stepper (and the editor's ▶ line): its steps were of
+        # an earlier run, perhaps of another program.
+        self.stepper.load(run.trace or (), run.stdout, run.program)
 
     def _build_tabs(self) -> None:
         self.drawing = Background(self)  # charts, graphs and formulas, off the UI thread and the model's

@@ -101,8 +101,7 @@ class Work(QObject):
 
     def _keep_run(self, run: RunView) -> None:
         self.last_run = run
-        if run.trace is not None:
-            self.trace = run.trace
+        self.trace = run.trace  # a run without one leaves no earlier program's steps behind
 
     def _show(self, solution: Solution, origin: Origin) -> None:
         self.solution, self.origin = solution, origin

@@ -61,3 +61,19 @@ def test_stepping_through_the_solves_own_program_adds_nothing_to_the_history(
         window.run_program()
     assert window.history_panel.list.count() == listed + 1
     assert edited.args[0].method == "pal, program edited" and edited.args[0].answer == "13"
+
+
+def test_a_plain_run_after_stepping_leaves_no_old_steps_behind(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Before: the ▶ line stayed in the editor, and an export still held the earlier run's steps."""
+    window = make_window(ScriptedModel([]))
+    window.editor.setPlainText(PROGRAM)
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.trace_program()
+    stepper = window.output_pane.stepper
+    stepper.slider.setValue(3)
+    assert window.editor.step_line > 0 and stepper.slider.maximum() > 0
+    window.editor.setPlainText("ans = 2 + 2")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.run_program()
+    assert window.editor.step_line == 0 and window.work.trace is None
+    assert stepper.slider.maximum() == 0 and not stepper.forward_button.isEnabled()
