@@ -149,4 +149,5 @@ def recovered_work(path: Path) -> dict[str, str] | None:
     if not isinstance(data, dict):
         return None
     work = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
-    return work if any(value.strip() for value in work.values()) else None
+    # The picked method alone is no work of the user's: nothing to offer then.
+    return work if any(value.strip() for key, value in work.items() if key != "method") else None

@@ -47,7 +47,7 @@ class WorkKeeper(QObject):
         self._offered = crash.recovered_work(self.path)
         if self._offered:
             self._bar.offer(
-                self._offered.get("question", ""),
+                self._offered.get("question", "") or Path(self._offered.get("data_file", "")).name,
                 str(crash_report) if crash_report else None,
                 closed=bool(self._offered.get(CLOSED_MID_SOLVE)),
             )

@@ -162,3 +162,18 @@ def test_the_method_comes_back_and_a_chosen_close_is_not_called_a_crash(
     assert text.startswith("You closed PAL Studio while it was solving") and "not close normally" not in text
     qtbot.mouseClick(window.restore_bar.restore_button, Qt.MouseButton.LeftButton)
     assert window.method.currentData() == "sc-pal" and window.editor.toPlainText() == "print(1)"
+
+
+def test_a_method_choice_alone_is_not_work_to_restore(tmp_path: Path) -> None:
+    """Seen in a real window: killed with only a data file opened, the next start offered to
+    restore "a program" — the autosave held the picked method and counted it as work."""
+    saved = tmp_path / "recovery.json"
+    saved.write_text(json.dumps({"question": "", "program": "", "method": "sc-pal", "data_file": ""}))
+    assert crash.recovered_work(saved) is None
+    saved.write_text(json.dumps({"question": "", "program": "", "method": "sc-pal", "data_file": "/d/wetter.csv"}))
+    assert crash.recovered_work(saved) == {
+        "question": "",
+        "program": "",
+        "method": "sc-pal",
+        "data_file": "/d/wetter.csv",
+    }
