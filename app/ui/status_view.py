@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar
 
 from app.reasoning import ExecutionStarted, ModelStarted, Solution, SolveStatus, TokenStreamed
@@ -43,6 +43,7 @@ class StatusView(QObject):
         for label in (self.model_label, self.speed_label, self.isolation_label):
             label.setMaximumWidth(_LABEL_WIDTH)  # a long model name is cut, not a wider window
             bar.addPermanentWidget(label)
+        bar.installEventFilter(self)  # the labels give up width as the bar narrows (see eventFilter)
         self.ready_text = "Ready."
         self.ticker = PhaseTicker(self)
         self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
@@ -72,6 +73,15 @@ class StatusView(QObject):
         events.subscribe(Warming, self._on_warming)
         events.subscribe(TokenStreamed, lambda _token: self._count_token())
         events.subscribe(LaneStreamed, lambda _lane: self._count_token())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """On a narrow bar (a laptop at 150 %) the three labels take at most three fifths of it,
+        so the message on the left is not painted over."""
+        if watched is self._bar and event.type() == QEvent.Type.Resize:
+            share = max(self._bar.width() // 5, Label.MIN_WIDTH)
+            for label in (self.model_label, self.speed_label, self.isolation_label):
+                label.setMaximumWidth(min(_LABEL_WIDTH, share))
+        return False
 
     def show(self, text: str) -> None:
         self._line.setText(text)

@@ -238,3 +238,18 @@ def test_a_label_shows_a_panes_worth_and_keeps_the_rest_in_its_tooltip(qtbot: Qt
     label.setToolTip("the caller's own")
     label.setText("other")
     assert label.toolTip() == "the caller's own"
+
+
+def test_the_status_message_keeps_room_on_a_narrow_bar(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """At 150 % on a laptop the three labels on the right painted over "answered (21.2 s)"."""
+    window = make_window(ScriptedModel([]))
+    window.show()
+    window.resize(900, 600)
+    bar = window.statusBar()
+    status = window.status
+    labels = (status.model_label, status.speed_label, status.isolation_label)
+    for label in labels:
+        label.setText("3 methods, 209 tokens in 21 s, context 233/4096 " * 2)
+    qtbot.waitUntil(lambda: bar.width() <= 900)
+    # The message is painted left of the first label: two fifths of the bar at least stay its own.
+    qtbot.waitUntil(lambda: min(label.x() for label in labels) >= 2 * bar.width() // 5 - 10)
