@@ -34,7 +34,7 @@ from app.reasoning.coc import coc
 from app.reasoning.cot import cot
 from app.reasoning.events import EventHandler, LaneFinished, VoteStarted
 from app.reasoning.iipc import iipc
-from app.reasoning.numbers import vote_key
+from app.reasoning.numbers import number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
 from app.reasoning.rounds import RoundModel, first_request, settled
@@ -232,8 +232,9 @@ def _in_rounds(members: list[Member], labels: list[str], context: SolveContext) 
 
 
 def vote(answers: list[str | None]) -> list[Vote]:
-    """Answers by count, most first, ties in the order first seen; None (failures) not counted.
-    Answers meaning the same number (18, 18.0, $18) share a vote under the first one's text."""
+    """Answers by count, most first; in a tie a plausible answer before one that says nothing
+    (`degenerate`), then the order first seen; None (failures) not counted. Answers meaning the
+    same number (18, 18.0, $18) share a vote under the first one's text."""
     keys = [vote_key(a) if a is not None else None for a in answers]
     first_text: dict[str, str] = {}
     for answer, key in zip(answers, keys, strict=True):
@@ -241,8 +242,15 @@ def vote(answers: list[str | None]) -> list[Vote]:
             first_text.setdefault(key, answer)
     counts = Counter(key for key in keys if key is not None)
     order = list(first_text)  # dicts keep insertion order: first seen first
-    ranked = sorted(order, key=lambda key: (-counts[key], order.index(key)))
+    ranked = sorted(order, key=lambda key: (-counts[key], degenerate(first_text[key]), order.index(key)))
     return [Vote(first_text[key], counts[key]) for key in ranked]
+
+
+def degenerate(answer: str) -> bool:
+    """An answer that says nothing — empty, None, NaN, an empty list, or zero (a program that
+    found no rows, a filter copied from an example): a tie never goes to it over a plausible one."""
+    text = answer.strip().lower()
+    return text in ("", "none", "nan", "[]", "{}", "()") or number_in(text) == 0
 
 
 def _vote(samples: list[Solution], notes: list[str], *, mixed: bool = False) -> Solution:

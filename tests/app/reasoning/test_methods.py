@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.reasoning.method_table import TABLE
-from app.reasoning.methods import Method, MethodError, solve, vote
+from app.reasoning.methods import Method, MethodError, degenerate, solve, vote
 from app.reasoning.prompts import messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
@@ -71,6 +71,15 @@ def test_vote_counts_equal_numbers_together_and_breaks_ties_by_first_seen() -> N
     assert vote(["7", "9", "9", "7"]) == [Vote("7", 2), Vote("9", 2)]  # a tie: 7 came first
     assert vote([None, "5", None]) == [Vote("5", 1)]
     assert vote([None, None]) == []
+
+
+@pytest.mark.parametrize("nothing", ["0", "0.0", "$0", "None", "nan", "[]", "", "0 apples"])
+def test_a_tie_goes_to_a_plausible_answer_over_one_that_says_nothing(nothing: str) -> None:
+    """Seen in the window: a filter copied from the prompt's example found no rows, and 0 won."""
+    assert vote([nothing, "1.03"]) == [Vote("1.03", 1), Vote(nothing, 1)]
+    assert vote([nothing, nothing, "1.03"])[0] == Vote(nothing, 2)  # a majority is a majority
+    assert vote(["7", "9"])[0] == Vote("7", 1)  # otherwise the first seen, as before
+    assert not degenerate("10") and not degenerate("health") and not degenerate("-0.5")
 
 
 def test_self_consistency_votes_over_the_samples(sandbox: Sandbox) -> None:
