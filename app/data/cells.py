@@ -84,9 +84,7 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     if dates is not None:
         kind, read, note = dates
         return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, note=note)
-    texts = tuple(
-        None if cell is None or cell == "" else cell if isinstance(cell, str) else str(cell) for cell in cells
-    )
+    texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
 
 
