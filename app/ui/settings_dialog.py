@@ -195,7 +195,7 @@ class SettingsDialog(QDialog):
 
         try:
             info = inspect(path)
-        except (ModelError, OSError) as exc:
+        except ModelError as exc:
             self.model_info.setText(f"Cannot use this file: {exc}")
             return False
         item = self._find(str(path)) or self._add_model(f"{path.name} — {info.description}", str(path))
@@ -241,7 +241,7 @@ class SettingsDialog(QDialog):
             size = Path(path).stat().st_size
             speed = speed_text(Path(path).name, size, self._speeds, models)
             self.model_info.setText(f"{inspect(path).description}; {speed}.")
-        except ModelError as exc:
+        except (ModelError, OSError) as exc:  # a file named in the settings may be gone
             self.model_info.setText(f"Cannot use this file: {exc}")
 
     def _on_download_clicked(self) -> None:

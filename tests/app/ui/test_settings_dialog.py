@@ -157,3 +157,11 @@ def test_each_model_shows_its_memory_and_speed_and_where_the_speed_comes_from(qt
     info = dialog.model_info.text()  # the embedded default, selected
     assert f"Needs {models.default.ram_gb:g} GB of memory" in info
     assert f"{models.default.tokens_per_s:.0f} tokens/s measured on {models.speeds_measured_on}" in info
+
+
+def test_a_model_file_that_is_gone_is_explained(qtbot: QtBot, private_data: Path) -> None:
+    """The settings may name a file deleted since; the dialog said nothing about it before the
+    speed was shown, and then raised on the file's size."""
+    dialog = SettingsDialog(Settings(model_path=str(private_data / "gone.gguf")), NO_SPEEDS)
+    qtbot.addWidget(dialog)
+    assert dialog.model_info.text().startswith("Cannot use this file:")
