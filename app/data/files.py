@@ -309,12 +309,20 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
 
 
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:
-    """How many title or comment lines stand above the column names ("# Data source: …", a
-    report's title): leading rows of one filled cell, when a wider row follows within 10."""
+    """How many title lines stand above the column names (a report's title): leading rows of one
+    filled cell, when a wider row of names — no numbers or dates in it — follows within 10. A
+    header with one name ("Date,,") over rows of data stays the header."""
     for index, row in enumerate(rows[:11]):
         if sum(not _blank(cell) for cell in row) >= 2:
-            return index
+            return index if not any(_data_like(cell) for cell in row) else 0
     return 0
+
+
+_DATA_LIKE = re.compile(r"[\d\s.,:/$€£%()+-]+")
+
+
+def _data_like(cell: Any) -> bool:
+    return isinstance(cell, int | float) or (isinstance(cell, str) and _DATA_LIKE.fullmatch(cell) is not None)
 
 
 def _blank(cell: Any) -> bool:

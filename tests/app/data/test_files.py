@@ -178,6 +178,8 @@ def test_real_exports_lines_above_the_header_and_spreadsheet_dates(tmp_path: Pat
     assert table.rows == (("2003-09-19", 10.97, None), ("2003-09-18", 11.5, 3.25))
     assert table.missing == (0, 0, 1)
     assert table.notes == ("1 comment line above the column names left out",)
+    lone_name = open_data(_write(tmp_path / "lone.csv", "Date,,\n2024-01-01,1,2\n2024-01-02,3,4\n")).tables[0]
+    assert lone_name.columns == ("Date", "column_2", "column_3") and len(lone_name.rows) == 2  # its header kept
     one_column = open_data(_write(tmp_path / "one.csv", "amount\n5\n6\n")).tables[0]
     assert one_column.rows == ((5,), (6,)) and not one_column.notes  # nothing above a one-column header
 
