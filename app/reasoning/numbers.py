@@ -87,8 +87,9 @@ def numbers_equal(a: float, b: float) -> bool:
 
 
 def vote_key(answer: str) -> str:
-    """Answers that mean the same number share a key (for voting); other text compares folded."""
-    value = number_in(answer)
+    """Answers that mean the same number share a key (for voting); other text compares folded,
+    and so do lists and tables: two of them are not one answer because their last numbers match."""
+    value = None if answer.lstrip()[:1] in ("[", "{") else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
     return " ".join(answer.casefold().split())[:_KEY_CHARS]

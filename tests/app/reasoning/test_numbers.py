@@ -49,6 +49,10 @@ def test_vote_keys() -> None:
     assert vote_key("$18.00") == vote_key("18") == "18"
     assert vote_key("  Blue   Whale ") == "blue whale"
     assert vote_key("1e999") == "1e999"  # not a finite number: kept as text
+    # Seen in the window: 3 rows and a 2-row subset ending in the same amount counted as one answer.
+    three = "[{'category': 'food', 'amount': 12.5}, {'category': 'rent', 'amount': 8.25}]"
+    assert vote_key(three) != vote_key("[{'category': 'food', 'amount': 8.25}]")
+    assert vote_key(" {'a': 1}") == "{'a': 1}" and vote_key("[1, 2]") == vote_key("[1,  2]")
 
 
 def test_numbers_equal_within_a_relative_tolerance_both_ways() -> None:
