@@ -24,17 +24,19 @@ from app.desktop_check import desktop_problem
 from app.paths import AppPaths
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
-from app.reasoning.events import PHASES, LanesWaiting
+from app.reasoning.events import PHASES, FirstAnswer, LanesWaiting
 from app.reasoning.method_table import methods_help
 from app.reasoning.methods import (
     DATA_METHODS,
     DEFAULT_METHOD,
+    FIRST_ANSWER_NOTE,
     PROGRAM_DEFAULT,
     Method,
     MethodError,
     solve,
 )
 from app.reasoning.session import Limits
+from app.reasoning.short_answer import shown_answer
 from app.reasoning.solve_log import log_solution
 from app.reasoning.working import worked_solution
 from app.store import settings as settings_store
@@ -86,6 +88,16 @@ class Progress:
             self.phase("Running the program in the sandbox")
         elif isinstance(event, LanesWaiting):
             self.phase(PHASES["turns"])
+        elif isinstance(event, FirstAnswer):
+            self.first_answer(event)
+
+    def first_answer(self, event: FirstAnswer) -> None:
+        """A vote's first answer, on a line of its own while the others finish."""
+        if self._enabled:
+            said = display_text(shown_answer(event.answer))
+            clear = "\r\x1b[K" if self._tty else ""
+            self._stream.write(f"{clear}First answer ({event.label}): {said} — checking with the other methods…\n")
+            self._stream.flush()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -278,6 +290,9 @@ def _print_answer(solution: Solution) -> None:
         print("Note: no program gave this answer; it is chain of thought's")
         if solution.error:
             print(f"Why: {display_text(solution.error).rstrip()}")
+    for note in solution.notes:
+        if note.startswith(FIRST_ANSWER_NOTE):  # the first answer printed was replaced: said on stdout too
+            print(f"Note: {display_text(note)}")
 
 
 def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:

@@ -64,6 +64,8 @@ def record_of(item: Item, method: Method, solution: Solution, sandbox: Sandbox |
         "confidence": solution.confidence.to_json(),
         "program": solution.program,
         "error": solution.error,
+        # each solve of a vote (a mixed vote's methods): what each method alone would have answered
+        "sampled": [{"method": s.method, "answer": s.answer} for s in solution.sampled],
     }
 
 

@@ -42,9 +42,11 @@ class ExecutionFinished:
 
 @dataclass(frozen=True)
 class VoteStarted:
-    """A vote begins: one lane per solve, named ("Program 2 of 5", "Chain of thought")."""
+    """A vote begins: one lane per solve, named ("Program 2 of 5", "Chain of thought"); with
+    `first_lane` > 0, a second round's lanes join the vote's first ones, numbered from there."""
 
     lanes: tuple[str, ...]
+    first_lane: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,17 @@ class LaneFinished:
     lane: int
     answer: str | None
     program: str | None
+    needed: bool = True  # False: stopped unfinished, the others had settled the vote
+
+
+@dataclass(frozen=True)
+class FirstAnswer:
+    """The first answer a vote has, shown while the rest of the vote goes on ("checking…"): the
+    first solve to finish with an answer, by its lane and name."""
+
+    lane: int
+    label: str
+    answer: str
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,7 @@ class LanesWaiting:
     reason: str
 
 
-VoteEvent = VoteStarted | LaneStreamed | LaneFinished | LanesWaiting
+VoteEvent = VoteStarted | LaneStreamed | LaneFinished | LanesWaiting | FirstAnswer
 Event = ModelStarted | TokenStreamed | ProgramExtracted | ExecutionStarted | ExecutionFinished | VoteEvent
 EventHandler = Callable[[Event], None]
 

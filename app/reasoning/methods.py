@@ -20,6 +20,8 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
                  decoded side by side in one batch where the model can, else one by one until the
                  winner cannot change (chain of thought and PAL agreeing: PoT is not asked)
+    mix+more     mix, and where chain of thought and PAL disagree a second round of sampled PAL
+                 programs; every answer votes, a tie goes to the answer more programs gave
 """
 
 from __future__ import annotations
@@ -30,18 +32,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
+from app.reasoning.choices import Choice, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
-from app.reasoning.events import EventHandler, LaneFinished, VoteStarted
+from app.reasoning.events import Event, EventHandler, FirstAnswer, LaneFinished, VoteStarted
 from app.reasoning.iipc import iipc
 from app.reasoning.numbers import number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
-from app.reasoning.rounds import RoundModel, first_request, settled
+from app.reasoning.rounds import Replay, RoundModel, first_request, replayed, settled
 from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
-from app.reasoning.solution import Sample, Solution, SolveStatus, Vote, sample_label
+from app.reasoning.short_answer import shown_answer
+from app.reasoning.solution import CROSS_CHECK, Sample, Solution, SolveStatus, Vote, sample_label, sample_labels
 from models.parallel import MAX_SEQUENCES
-from models.types import GenerationRequest, LanguageModel, complete, generate_batch
+from models.types import Generation, GenerationRequest, LanguageModel, complete, generate_batch
 from sandbox import Sandbox
 
 BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
@@ -52,7 +56,7 @@ OPTIONS = {
     "cot": (),
     "coc": (),  # falls back to chain of thought by itself, as in the paper
     "iipc": (),
-    "mix": (),
+    "mix": ("more",),
 }
 DATA_METHODS = ("pal", "pot")  # the ones that can read `tables` (votes over them too)
 DEFAULT_SAMPLES = 5
@@ -66,6 +70,9 @@ DEFAULT_METHOD = "mix"
 # methods, on GSM8K and on the data questions (docs/results.md).
 PROGRAM_DEFAULT = "sc-pal"
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
+# mix+more: the second round where the first disagrees. Four programs share PAL's cached prompt
+# and fit one batch beside the first round's three sequences (MAX_SEQUENCES).
+SECOND_ROUND = 4
 _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
 # Statuses after which trying again (another sample, the fallback) makes no sense.
 _FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDBOX_UNAVAILABLE, SolveStatus.MODEL_ERROR}
@@ -143,20 +150,32 @@ def solve(
             f"questions about a data file need a program method ({', '.join(DATA_METHODS)}), not {spec.base}"
         )
     sampling = Sampling(temperature)
-    context = SolveContext(model, sandbox, limits or DEFAULT_LIMITS, sampling, on_event, cancel or CancelToken(), data)
+    first_heard = _FirstHeard(on_event)
+    context = SolveContext(
+        model, sandbox, limits or DEFAULT_LIMITS, sampling, first_heard, cancel or CancelToken(), data
+    )
 
     def once(spec: Method, sampling: Sampling) -> Member:
         return lambda c: REGISTRY[spec.base](question, spec.options, replace(c, sampling=sampling))
 
     if spec.base == "mix":
         members = [once(Method(part), context.sampling) for part in MIX]
-        solution = _vote(*_in_rounds(members, [sample_label(part, 0, 0) for part in MIX], context), mixed=True)
+        first, notes = _in_rounds(members, sample_labels(MIX), context, needed=len(CROSS_CHECK))
+        solution = _vote(first, notes, question, MIX[: len(first)])
+        if "more" in spec.options and _disputed(solution, first):
+            seeds = range(1, SECOND_ROUND + 1)
+            extra = [once(Method("pal"), replace(SAMPLING, seed=seed)) for seed in seeds]
+            labels = sample_labels(MIX + ("pal",) * SECOND_ROUND)[len(MIX) :]
+            second, more_notes = _in_rounds(extra, labels, context, first_lane=len(MIX))
+            methods = MIX[: len(first)] + ("pal",) * len(second)
+            solution = _vote(first + second, notes + more_notes, question, methods)
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
         seeds = range(1, spec.samples + 1)
         labels = [sample_label("", seed, spec.samples) for seed in seeds]
-        solution = _vote(*_in_rounds([once(spec, replace(SAMPLING, seed=seed)) for seed in seeds], labels, context))
+        members = [once(spec, replace(SAMPLING, seed=seed)) for seed in seeds]
+        solution = _vote(*_in_rounds(members, labels, context), question)
 
     # A program whose ans is none of the question's options has failed even without "+fallback":
     # chain of thought answers those better than a finishing call anchored on a wrong ans
@@ -164,7 +183,34 @@ def solve(
     falls_back = "fallback" in spec.options or solution.status is SolveStatus.NO_MATCHING_OPTION
     if falls_back and data is None and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(solution, cot(question, context))
-    return replace(solution, method=spec.name)
+    return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))
+
+
+FIRST_ANSWER_NOTE = "The first answer shown,"
+
+
+class _FirstHeard:
+    """Passes a solve's events on, keeping the first answer a vote showed (`FirstAnswer`) so the
+    solution can say when the finished vote changed it."""
+
+    def __init__(self, forward: EventHandler | None) -> None:
+        self._forward = forward
+        self.first: FirstAnswer | None = None
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, FirstAnswer) and self.first is None:
+            self.first = event
+        if self._forward is not None:
+            self._forward(event)
+
+    def changed(self, solution: Solution) -> tuple[str, ...]:
+        """A note when the answer shown first is not the vote's ("" when it is, or none was shown)."""
+        first = self.first
+        if first is None or (solution.answer is not None and vote_key(first.answer) == vote_key(solution.answer)):
+            return ()
+        final = "gave no answer" if solution.answer is None else "changed it"
+        shown = shown_answer(first.answer)
+        return (f"{FIRST_ANSWER_NOTE} {shown} ({first.label}), was only a first answer: the vote {final}",)
 
 
 WARM_QUESTION = "How many?"  # a stand-in: only what comes before the question is kept
@@ -196,39 +242,117 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
     return len(asked)
 
 
-def _in_rounds(members: list[Member], labels: list[str], context: SolveContext) -> tuple[list[Solution], list[str]]:
+def _disputed(solution: Solution, first: list[Solution]) -> bool:
+    """Worth a second round: the first did not end in an answer chain of thought and PAL agree on,
+    and nothing stopped it (a cancel, a sandbox that cannot run)."""
+    return not solution.confidence.confident and not any(s.status in _FINAL for s in first)
+
+
+def _in_rounds(
+    members: list[Member], labels: list[str], context: SolveContext, *, first_lane: int = 0, needed: int = 0
+) -> tuple[list[Solution], list[str]]:
     """A vote's solves, a round at a time, until the winner is settled or all are in, and notes on
-    how they were decoded. A batched round is decoded together and used whole: its solves cost
-    little more than the slowest. Reports the vote's lanes (`labels`), each solve's text in its
-    lane and each solve's result."""
-    report = context.on_event or (lambda _event: None)
-    report(VoteStarted(tuple(labels)))
-    shared = RoundModel(context.model, context.cancel, report)
-    live = replace(context, model=shared)
-    done: list[Solution] = []
+    how they were decoded (see `_Rounds`)."""
+    return _Rounds(members, labels, context, first_lane, needed).run()
 
-    def rehearsed(run: Member) -> GenerationRequest | None:  # quietly: no events, its own cancel
-        return first_request(
-            lambda model: run(replace(context, model=model, on_event=None, cancel=CancelToken())), shared
-        )
 
-    def is_settled() -> bool:
-        counts = [v.count for v in vote([s.answer if s.answered else None for s in done])]
-        return settled(counts, len(members) - len(done))
+class _Rounds:
+    """A vote's solves in rounds. A batched round is decoded together: as each sequence ends its
+    solve is run quietly to its answer (a `Replay`), the first answer is reported at once
+    (`FirstAnswer`) and, once the answers in hand settle the vote, the sequences still decoding
+    stop. `needed`: the first solves that must be in before the vote may end early (a mixed vote's
+    chain of thought and PAL, whose agreement is its confidence). Reports the vote's lanes
+    (`labels`, numbered from `first_lane` when they join a vote's earlier lanes), each solve's
+    text in its lane and each solve's result."""
 
-    for members_now in shared.rounds(members):
-        if shared.batching:
-            shared.start_round([rehearsed(run) for run in members_now], first_lane=len(done))
-        for run in members_now:
-            shared.lane = len(done)
-            done.append(run(live))
-            result = done[-1]
-            report(LaneFinished(shared.lane, result.answer if result.answered else None, result.program))
-            if result.status in _FINAL or (not shared.batching and is_settled()):
-                return done, shared.notes
-        if is_settled():
-            return done, shared.notes
-    return done, shared.notes
+    def __init__(self, members: list[Member], labels: list[str], context: SolveContext, first_lane: int, needed: int):
+        self.members, self.labels, self.first_lane, self.needed = members, labels, first_lane, needed
+        self.report = context.on_event or (lambda _event: None)
+        self.shared = RoundModel(context.model, context.cancel, self.report)
+        self.shared.on_sequence_done = self._sequence_done
+        self.live = replace(context, model=self.shared)
+        self.quiet = replace(context, on_event=None, cancel=CancelToken())  # a rehearsal or replay reports nothing
+        self.done: list[Solution] = []
+        self.known: dict[int, str | None] = {}  # a solve's answer by position, as soon as it is known
+        self.previews: dict[int, Solution] = {}  # a batch's solves run quietly as their sequences ended
+        self.first_shown = first_lane > 0  # a second round's answers are not the first
+        self.position = 0  # the solves dealt with so far
+
+    def run(self) -> tuple[list[Solution], list[str]]:
+        self.report(VoteStarted(tuple(self.labels), self.first_lane))
+        shared, ended = self.shared, False
+        for members_now in shared.rounds(self.members):
+            if shared.batching:
+                rehearsed = [_rehearsed(run, self.quiet, shared) for run in members_now]
+                shared.start_round(rehearsed, first_lane=self.first_lane + self.position)
+            for run in members_now:
+                position, shared.lane = self.position, self.first_lane + self.position
+                self.position += 1
+                # Settled: a solve whose answer is already in hand costs nothing, the rest are not run.
+                result = (
+                    self.previews.get(position)
+                    if ended
+                    else run(self.live)
+                    if shared.lane not in shared.stopped
+                    else None
+                )
+                if result is None or shared.lane in shared.stopped:  # stopped in the batch, or not needed
+                    self.report(LaneFinished(shared.lane, None, None, needed=False))
+                    continue
+                self.done.append(result)
+                answer = result.answer if result.answered else None
+                self._learned(position, answer)
+                self.report(LaneFinished(shared.lane, answer, result.program))
+                if result.status in _FINAL:  # cancelled: the lanes not run were not "not needed"
+                    return self.done, shared.notes
+                # One at a time, no solve more than needed; in a batch no request more than needed
+                # (a PoT program without `ans` would ask for its last line).
+                ended = ended or self._may_end()
+                if ended and not shared.batching:
+                    return self._finished()
+            if ended or self._may_end():
+                return self._finished()
+        return self._finished()
+
+    def _learned(self, position: int, answer: str | None) -> None:
+        """A solve's answer is known: the first one is reported at once."""
+        self.known.setdefault(position, answer)
+        if answer is not None and not self.first_shown:
+            self.first_shown = True
+            self.report(FirstAnswer(self.first_lane + position, self.labels[position], answer))
+
+    def _sequence_done(self, lane: int, request: GenerationRequest, generation: Generation) -> bool:
+        """A batch's sequence ended: its solve's answer, and whether the others may stop."""
+        position = lane - self.first_lane
+        if generation.finish_reason in ("cut", "cancelled") or position in self.known:
+            return False
+        run = self.members[position]
+        result = replayed(lambda model: run(replace(self.quiet, model=model)), Replay(self.shared, request, generation))
+        if result is None:  # it needs another request (PoT's `ans =` line): known once it has run
+            return False
+        self.previews[position] = result
+        self._learned(position, result.answer if result.answered else None)
+        needed_in = all(p in self.known for p in range(self.needed))
+        return needed_in and _settles(list(self.known.values()), len(self.members) - len(self.known))
+
+    def _may_end(self) -> bool:
+        """The solves run so far settle the vote."""
+        answers = [s.answer if s.answered else None for s in self.done]
+        return self.position >= self.needed and _settles(answers, len(self.members) - self.position)
+
+    def _finished(self) -> tuple[list[Solution], list[str]]:
+        for lane in range(self.first_lane + self.position, self.first_lane + len(self.members)):  # never run
+            self.report(LaneFinished(lane, None, None, needed=False))
+        return self.done, self.shared.notes
+
+
+def _settles(answers: list[str | None], remaining: int) -> bool:
+    """The rest cannot change the winner."""
+    return settled([v.count for v in vote(answers)], remaining)
+
+
+def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> GenerationRequest | None:
+    return first_request(lambda model: run(replace(quiet, model=model)), like)
 
 
 def vote(answers: list[str | None]) -> list[Vote]:
@@ -253,23 +377,31 @@ def degenerate(answer: str) -> bool:
     return text in ("", "none", "nan", "[]", "{}", "()") or number_in(text) == 0
 
 
-def _vote(samples: list[Solution], notes: list[str], *, mixed: bool = False) -> Solution:
+def _vote(samples: list[Solution], notes: list[str], question: str, methods: tuple[str, ...] = ()) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
-    `notes` on how they were decoded. `mixed`: the samples are different methods (chain of
-    thought first, so a three-way tie goes to it); the working shown is a program's when one gave
-    the winning answer."""
-    votes = vote([s.answer if s.answered else None for s in samples])
+    `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (chain of
+    thought first, so a three-way tie of the first round goes to it; after a second round a tie
+    goes to the answer programs gave first); the working shown is a program's when one gave the
+    winning answer. Answers naming one of the question's options count as that option."""
+    choices = choices_in(question)
+    answers = [as_choice(s.answer, choices) if s.answered and s.answer is not None else None for s in samples]
+    order = list(range(len(samples)))
+    if len(methods) > len(MIX):  # a second round ran: programs' answers before chain of thought's in a tie
+        order.sort(key=lambda number: methods[number] == "cot")
+    votes = vote([answers[number] for number in order])
     backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
         chosen, votes = samples[-1], []
     elif votes:
         winner_key = vote_key(votes[0].answer)
-        winners = [s for s in samples if s.answered and vote_key(s.answer or "") == winner_key]
+        winners = [s for s, a in zip(samples, answers, strict=True) if a is not None and vote_key(a) == winner_key]
         with_program = [s for s in winners if s.program is not None]
-        chosen = with_program[0] if mixed and with_program else winners[0]
+        chosen = with_program[0] if methods and with_program else winners[0]
         backed = bool(with_program)
     else:
         chosen = samples[-1]
+    total = len(samples)
+    labels = sample_labels(methods) if methods else [sample_label("", n, total) for n in range(1, total + 1)]
     return replace(
         chosen,
         answer=votes[0].answer if votes else None,
@@ -280,16 +412,28 @@ def _vote(samples: list[Solution], notes: list[str], *, mixed: bool = False) -> 
         samples=len(samples),
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
         sampled=tuple(
-            _sample(s, MIX[number] if mixed else "", number, len(samples)) for number, s in enumerate(samples)
+            _sample(s, methods[number] if methods else "", labels[number], answers[number])
+            for number, s in enumerate(samples)
         ),
         notes=chosen.notes + tuple(notes),
     )
 
 
-def _sample(solution: Solution, method: str, number: int, total: int) -> Sample:
+def as_choice(answer: str, choices: tuple[Choice, ...]) -> str:
+    """An answer as the option it names or whose number it is ("C", "75" → "(C) 75 km/h"), so that
+    a program's 75 and chain of thought's "C" are one answer; itself when it is neither."""
+    if not choices:
+        return answer
+    letter = stated_choice(answer)
+    named = next((c for c in choices if c.letter == letter), None)
+    value = number_in(answer)
+    matched = named or (matching_choice(value, choices) if value is not None else None)
+    return str(matched) if matched else answer
+
+
+def _sample(solution: Solution, method: str, label: str, answer: str | None) -> Sample:
     reasoning = solution.finish_reply if method == "cot" else None
-    answer = solution.answer if solution.answered else None
-    return Sample(method, sample_label(method, number + 1, total), solution.program, answer, reasoning)
+    return Sample(method, label, solution.program, answer, reasoning)
 
 
 def _fall_back(failed: Solution, reasoning: Solution) -> Solution:

@@ -32,6 +32,7 @@ from models.types import (
     GenerationRequest,
     LanguageModel,
     SequenceChunk,
+    SequenceDone,
     generate_batch,
 )
 
@@ -62,7 +63,12 @@ class RoundModel:
         self._pending: list[tuple[int, GenerationRequest]] = []  # (lane, request)
         self._ready: list[tuple[GenerationRequest, list[str], Generation]] = []
         self._in_batch = False
+        self._stopping = False  # the vote said the batch's other sequences are not needed
         self.notes: list[str] = []  # what the user should know about how the round was decoded
+        # Told of each sequence of a batch as it ends (its lane, request and generation), while the
+        # others still decode; returns True when the rest cannot change the vote and may stop.
+        self.on_sequence_done: Callable[[int, GenerationRequest, Generation], bool] | None = None
+        self.stopped: set[int] = set()  # lanes whose sequences were stopped as not needed
 
     @property
     def name(self) -> str:
@@ -80,6 +86,7 @@ class RoundModel:
         lanes = enumerate(requests, start=first_lane)
         self._pending = [(lane, request) for lane, request in lanes if request is not None] if self.batching else []
         self._ready.clear()
+        self.stopped.clear()
 
     def cancel(self) -> None:
         # In a batch, a session that has its program asks to stop early; each sequence of the
@@ -113,9 +120,13 @@ class RoundModel:
         mine = requests.index(request)
         kept: dict[int, list[str]] = {i: [] for i in range(len(requests))}
         own: Generation | None = None
-        self._in_batch = True
+        ended: list[int] = []
+        self._in_batch, self._stopping = True, False
         try:
             for event in generate_batch(self.model, requests):
+                if isinstance(event, SequenceDone):
+                    ended.append(event.index)
+                    self._ended(lanes[event.index], requests[event.index], event.generation, len(ended) < len(requests))
                 if isinstance(event, BatchSplit):
                     note = _split_note(event)
                     if note not in self.notes:  # said once, however many rounds split
@@ -138,6 +149,17 @@ class RoundModel:
         if own is not None:
             yield own
 
+    def _ended(self, lane: int, request: GenerationRequest, generation: Generation, others_going: bool) -> None:
+        """A sequence ended: one stopped as not needed is marked so; when the vote says the rest
+        cannot change it, every other sequence stops now."""
+        if self._stopping and generation.finish_reason == "cancelled":
+            self.stopped.add(lane)
+            return
+        needless = self.on_sequence_done is not None and self.on_sequence_done(lane, request, generation)
+        if needless and others_going and not self._stopping:
+            self._stopping = True  # the lanes that end cancelled from here were stopped, not failed
+            self.model.cancel()
+
 
 def first_request(solve: Callable[[LanguageModel], object], like: LanguageModel) -> GenerationRequest | None:
     """The request `solve` sends first when given a model like `like`; None if it asks nothing
@@ -153,6 +175,36 @@ class _Asked(Exception):
     def __init__(self, request: GenerationRequest) -> None:
         super().__init__("rehearsal")
         self.request = request
+
+
+class Replay:
+    """A model that answers one request with a generation already made (a batch's finished
+    sequence), so its solve can run to an answer while the batch goes on; any other request ends
+    the solve as a rehearsal does (`replayed` returns None then)."""
+
+    def __init__(self, like: LanguageModel, request: GenerationRequest, generation: Generation) -> None:
+        self.name = like.name
+        self.capabilities = like.capabilities
+        self._request, self._generation = request, generation
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        if request != self._request:
+            raise _Asked(request)
+        yield self._generation
+
+    def cancel(self) -> None:
+        """Nothing is running."""
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+
+def replayed(solve: Callable[[LanguageModel], T], model: Replay) -> T | None:
+    """What `solve` returns given `model`; None when it needs a request the replay does not hold."""
+    try:
+        return solve(model)
+    except _Asked:
+        return None
 
 
 class _Rehearsal:

@@ -226,7 +226,7 @@ class SolveController(QObject):
             return
         token = self._cancel = CancelToken()
         settings = self.settings
-        self.work.start_over()
+        self.work.start_over(question)
         self._solve_id = self.history.start(question, method, {"repair": repair, **asdict(settings)})
         self.history_changed.emit()
         limits, temperature = Limits(settings.time_s, settings.memory_mb), settings.temperature

@@ -39,11 +39,16 @@ class LanesView(QWidget):
         """A vote begins: one empty column per solve."""
         self.clear()
         self._cancelled = False
-        self._labels = list(labels)
-        self._streams = ["" for _ in labels]
+        self.add(labels)
+
+    def add(self, labels: list[str]) -> None:
+        """More solves join the vote (a second round): a column each after the ones there."""
+        first = len(self._labels)
+        self._labels += labels
+        self._streams += ["" for _ in labels]
         font = QFont(monospace())
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))  # several columns share the pane's width
-        for lane, label in enumerate(labels):
+        for lane, label in enumerate(labels, start=first):
             header = Label(f"{label} …")
             text = QPlainTextEdit(readOnly=True)
             text.setFont(font)
@@ -56,7 +61,7 @@ class LanesView(QWidget):
             self._grid.addWidget(text, 2 * row + 1, column)
             self.headers.append(header)
             self.texts.append(text)
-        self.setVisible(bool(labels))
+        self.setVisible(bool(self._labels))
 
     def wait(self, lanes: tuple[int, ...], reason: str) -> None:
         """Solves that are decoded in a later turn say so until their first words."""
@@ -80,6 +85,13 @@ class LanesView(QWidget):
             self._finished.add(lane)
             said = display_text(shown_answer(answer)) if answer is not None else self._no_answer()
             self.headers[lane].setText(f"{self._labels[lane]}: {said}")
+
+    def not_needed(self, lane: int) -> None:
+        """Solve `lane` was stopped or never run: the others had settled the vote."""
+        if 0 <= lane < len(self.headers):
+            self._finished.add(lane)
+            self.headers[lane].setText(f"{self._labels[lane]}: not needed, the others agree")
+            self.texts[lane].setPlaceholderText("Not needed: the answers already in settle the vote")
 
     def cancel(self) -> None:
         """The user stopped the vote: columns still being written, and those that end without an

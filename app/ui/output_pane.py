@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.reasoning import SolveStatus, TokenStreamed
 from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
 from app.reasoning.answer_units import dressed, needs_calculation
-from app.reasoning.events import LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
+from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
@@ -131,9 +131,10 @@ class OutputPane(QWidget):
         work.revealed.connect(self._on_revealed)
         self.working.finished_trying.connect(work.reveal)
         events.subscribe(TokenStreamed, self._on_token)
-        events.subscribe(VoteStarted, lambda started: self.start_vote(list(started.lanes)))
+        events.subscribe(VoteStarted, self._on_vote_started)
         events.subscribe(LaneStreamed, lambda streamed: self.lanes.append(streamed.lane, streamed.text))
-        events.subscribe(LaneFinished, lambda done: self.lane_finished(done.lane, done.answer, done.program))
+        events.subscribe(LaneFinished, self._on_lane_finished)
+        events.subscribe(FirstAnswer, self._on_first_answer)
         events.subscribe(LanesWaiting, lambda waiting: self.lanes.wait(waiting.lanes, waiting.reason))
 
     def _on_token(self, token: TokenStreamed) -> None:
@@ -364,6 +365,12 @@ class OutputPane(QWidget):
             self.show_answer(solution.answer, question=solution.question)
             self.show_output(solution.output)
 
+    def _on_vote_started(self, started: VoteStarted) -> None:
+        if started.first_lane:  # a second round: its columns join the first round's
+            self.lanes.add(list(started.lanes))
+        else:
+            self.start_vote(list(started.lanes))
+
     def start_vote(self, labels: list[str]) -> None:
         """A vote begins: its solves' columns, side by side, fill as the model writes them."""
         self._vote_answers = []
@@ -371,6 +378,22 @@ class OutputPane(QWidget):
         self.samples.setVisible(False)  # until a solve has run: the columns take the room
         self.lanes.start(labels)
         self.bring_forward(self.vote_tab)
+
+    def _on_first_answer(self, first: FirstAnswer) -> None:
+        """A vote's first answer, at once, marked as not yet checked (never while the student
+        tries it first); the vote's answer replaces it."""
+        if self._work.try_yourself:
+            return
+        self.show_answer(first.answer, question=self._work.asked)
+        self.answer.setText(f"{self.answer.text()}  (checking…)")
+        self.votes.setText(f"First answer, from {first.label}: the other methods are still checking it")
+        self.votes.setVisible(True)
+
+    def _on_lane_finished(self, done: LaneFinished) -> None:
+        if done.needed:
+            self.lane_finished(done.lane, done.answer, done.program)
+        else:
+            self.lanes.not_needed(done.lane)
 
     def lane_finished(self, lane: int, answer: str | None, program: str | None) -> None:
         """One solve of the vote has run: its answer in its column and in the list (a click opens

@@ -165,7 +165,10 @@ class StatusView(QObject):
             self.ticker.set_phase("Running the program in the sandbox…")
 
     def _on_vote_started(self, started: VoteStarted) -> None:
-        self._vote_lanes, self._vote_done = started.lanes, 0
+        if started.first_lane:  # a second round joins the first: "4 of 7 done"
+            self._vote_lanes += started.lanes
+        else:
+            self._vote_lanes, self._vote_done = started.lanes, 0
         self.ticker.set_phase(self._vote_phase())
 
     def _on_lane_finished(self, _finished: LaneFinished) -> None:

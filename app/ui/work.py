@@ -44,11 +44,12 @@ class Work(QObject):
         self.graph: Graph | None = None
         self.try_yourself = False  # the student works the answer out before it is shown
         self.hiding = False  # the shown answer waits until the student asks for it
+        self.asked = ""  # the question of the solve in progress
 
-    def start_over(self) -> None:
-        """A new solve: nothing of the last one applies."""
+    def start_over(self, question: str = "") -> None:
+        """A new solve (of `question`): nothing of the last one applies."""
         self.solution = self.solve = self.last_run = self.trace = self.graph = None
-        self.hiding = False
+        self.hiding, self.asked = False, question
         self.started.emit()
 
     def solved(self, solution: Solution) -> None:

@@ -140,3 +140,26 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(capsys: pytest.CaptureFix
 def test_ask_without_a_method_picks_one_that_fits_its_options(options: list[str], expected: str) -> None:
     args = build_parser().parse_args(["ask", *options, "q"])
     assert _ask_method(args).name == expected
+
+
+def test_ask_prints_a_votes_first_answer_at_once_and_says_when_the_vote_changed_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import io
+
+    from app.cli import Progress, _report
+    from app.reasoning.methods import solve
+    from models.testing import ScriptedModel
+    from sandbox import Sandbox
+
+    stderr = io.StringIO()
+    model = ScriptedModel(["Answer: 41", "```python\nprint(14)\n```", "```python\nans = 14\n```"], parallel=8)
+    with Sandbox() as sandbox:
+        solution = solve("Change from $50?", "mix", model, sandbox, on_event=Progress(stderr, enabled=True).on_event)
+    assert "First answer (Chain of thought): 41 — checking with the other methods…\n" in stderr.getvalue()
+    _report(solution, as_json=False)
+    printed = capsys.readouterr().out
+    assert printed.startswith("Answer: 14\n")
+    assert (
+        "Note: The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it" in printed
+    )

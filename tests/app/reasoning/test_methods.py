@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from app.reasoning.choices import choices_in
+from app.reasoning.events import FirstAnswer, VoteStarted
 from app.reasoning.method_table import TABLE
-from app.reasoning.methods import Method, MethodError, degenerate, solve, vote
+from app.reasoning.methods import Method, MethodError, as_choice, degenerate, solve, vote
 from app.reasoning.prompts import messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
@@ -306,3 +308,60 @@ def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbo
     plain = ScriptedModel([], parallel=8)
     assert not plain.capabilities.prompt_cache
     assert warm_up(plain, sandbox, "mix") == 0 and plain.requests == []  # no cache to fill: left alone
+
+
+def test_mix_more_asks_a_second_round_of_programs_only_where_the_first_disagrees(sandbox: Sandbox) -> None:
+    replies = ["Answer: 41", pal("14"), pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
+    model = ScriptedModel(replies, parallel=8)
+    events: list[object] = []
+    solution = solve("q", "mix+more", model, sandbox, on_event=events.append)
+    assert model.batches == [3, 4]  # chain of thought and PAL disagreed: four more programs, one batch
+    assert [e.first_lane for e in events if isinstance(e, VoteStarted)] == [0, 3]
+    assert [s.label for s in solution.sampled][3:] == [f"PAL sample {n} of 4" for n in range(1, 5)]
+    assert solution.answer == "14" and solution.votes[0] == Vote("14", 4) and solution.samples == 7
+    assert solution.confidence.text == "4 of 6 programs give this answer; chain of thought says otherwise"
+    assert solution.confidence.confident  # four of seven: more than half
+
+
+def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 12", pal("12"), pot("12")], parallel=8)
+    solution = solve("q", "mix+more", model, sandbox)
+    assert model.batches == [3] and solution.samples == 3 and solution.method == "mix+more"
+
+
+def test_after_a_second_round_a_tie_goes_to_the_programs_and_is_not_confident(sandbox: Sandbox) -> None:
+    replies = ["Answer: 5", pal("7"), pot("5"), pal("7"), pal("9"), pal("9"), pal("5")]
+    solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
+    assert [v.count for v in solution.votes] == [3, 2, 2]
+    assert solution.answer == "5" and not solution.confidence.confident  # 3 of 7
+    replies = ["Answer: 5", pal("7"), pot("5"), pal("7"), pal("9"), pal("9"), pal("3")]
+    tied = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
+    assert tied.answer == "7" and tied.votes[0].count == 2  # 5 (chain of thought, PoT) ties 7 and 9: a program's first
+
+
+def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
+    """A program's 75 and chain of thought's "C" for "(C) 75 km/h" are one answer, not a split."""
+    question = "How fast? Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h"
+    model = ScriptedModel(["So it is C.\nAnswer: C", pal("75"), pot("75.0")], parallel=8)
+    solution = solve(question, "mix", model, sandbox)
+    assert solution.votes == (Vote("(C) 75 km/h", 3),) and solution.confidence.confident
+
+
+def test_as_choice_names_the_option_by_letter_or_value_and_leaves_the_rest() -> None:
+    choices = choices_in("Answer Choices: (A) 6 (B) 18 (C) 24")
+    assert as_choice("The answer is B", choices) == "(B) 18"
+    assert as_choice("24.0", choices) == "(C) 24"
+    assert as_choice("25", choices) == "25" and as_choice("25", ()) == "25"
+
+
+def test_a_first_answer_the_vote_overturns_is_noted(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 41", pal("14"), pot("14")], parallel=8)
+    events: list[object] = []
+    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    assert [e for e in events if isinstance(e, FirstAnswer)] == [FirstAnswer(0, "Chain of thought", "41")]
+    assert solution.answer == "14"
+    assert solution.notes[-1] == (
+        "The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it"
+    )
+    same = solve("q", "mix", ScriptedModel(["Answer: 14", pal("14"), pot("14")], parallel=8), sandbox)
+    assert not any(note.startswith("The first answer") for note in same.notes)

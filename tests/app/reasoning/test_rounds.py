@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from app.reasoning.events import LaneFinished, LaneStreamed, LanesWaiting, ModelStarted, VoteStarted
+from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed, LanesWaiting, ModelStarted, VoteStarted
 from app.reasoning.methods import solve
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
@@ -17,7 +17,7 @@ from models.testing import ScriptedModel
 from models.types import BatchEvent, Capabilities, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
 
-from .test_methods import FAILS, pal
+from .test_methods import FAILS, pal, pot
 
 
 @pytest.mark.parametrize(
@@ -146,9 +146,9 @@ class _CutsTheLast:
 
 def test_a_sample_cut_short_counts_as_a_failure_not_a_partial_program(sandbox: Sandbox) -> None:
     partial = "```python\nx = 7\nprint(x)\ny = x * 100\n"  # cut mid-program: running it would print 7
-    model = _CutsTheLast([pal("700"), pal("700"), pal("5"), pal("700"), partial])
+    model = _CutsTheLast([pal("700"), pal("5"), pal("700"), pal("5"), partial])  # 2 : 2, the cut one decides
     solution = solve("q", "sc-pal", model, sandbox)
-    assert solution.votes == (Vote("700", 3), Vote("5", 1))
+    assert solution.votes == (Vote("700", 2), Vote("5", 2))
     assert solution.samples == 5 and len(solution.programs) == 4  # the cut sample ran nothing
 
 
@@ -271,10 +271,51 @@ def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox
 def test_a_mixed_round_asks_nothing_it_did_not_foresee_in_its_batch(sandbox: Sandbox) -> None:
     """PoT without `ans` asks for the missing line after the batch: that goes to the model alone."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel(["Answer: 12", pal("12"), no_ans, " x"], parallel=8)
+    model = ScriptedModel(["Answer: 12", pal("13"), no_ans, " x"], parallel=8)
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [3] and len(model.requests) == 4
-    assert [s.answer for s in solution.sampled] == ["12", "12", "12"] and solution.confidence.confident
+    assert [s.answer for s in solution.sampled] == ["12", "13", "12"] and solution.answer == "12"
+
+
+def test_once_chain_of_thought_and_pal_agree_pot_asks_nothing_more(sandbox: Sandbox) -> None:
+    """The vote is settled and confident: PoT's request for its `ans` line would only cost time
+    (50 s on a long question), so it is not sent and PoT's lane says it was not needed."""
+    no_ans = "```python\nx = 12\nprint(x)\n```"
+    model = ScriptedModel(["Answer: 12", pal("12"), no_ans, " never asked"], parallel=8)
+    events: list[object] = []
+    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    assert model.batches == [3] and len(model.requests) == 3
+    assert solution.answer == "12" and solution.confidence.confident and solution.samples == 2
+    assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)] == [(0, True), (1, True), (2, False)]
+
+
+def test_a_pot_answer_already_decoded_still_counts_once_the_vote_is_settled(sandbox: Sandbox) -> None:
+    model = ScriptedModel(["Answer: 12", pal("12"), pot("12")], parallel=8)
+    solution = solve("q", "mix", model, sandbox)
+    assert solution.votes == (Vote("12", 3),) and solution.confidence.text.startswith("all 3 methods agree")
+
+
+def test_sequences_that_cannot_change_the_vote_stop_decoding(sandbox: Sandbox) -> None:
+    """Chain of thought and PAL agree while PoT still writes: PoT's sequence stops there."""
+    long_pot = pot("12") + "\n" + "# more words " * 200
+    model = ScriptedModel(["Answer: 12", pal("12"), long_pot], parallel=8, chunk_size=4)
+    events: list[object] = []
+    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    streamed = sum(len(e.text) for e in events if isinstance(e, LaneStreamed) and e.lane == 2)
+    assert streamed < len(long_pot) // 2  # stopped long before its end
+    assert solution.answer == "12" and solution.samples == 2 and solution.confidence.confident
+    assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)][-1] == (2, False)
+
+
+def test_the_first_answer_is_reported_while_the_batch_still_decodes(sandbox: Sandbox) -> None:
+    long_pal = pal("12").replace("print", "# a long comment " * 50 + "\nprint")
+    model = ScriptedModel(["Answer: 12", long_pal, pot("13")], parallel=8, chunk_size=4)
+    events: list[object] = []
+    solve("q", "mix", model, sandbox, on_event=events.append)
+    first = next(i for i, e in enumerate(events) if isinstance(e, FirstAnswer))
+    assert events[first] == FirstAnswer(0, "Chain of thought", "12")
+    assert any(isinstance(e, LaneStreamed) and e.lane == 1 for e in events[first:])  # PAL was still writing
+    assert sum(isinstance(e, FirstAnswer) for e in events) == 1
 
 
 def _lanes(events: list[object]) -> tuple[list[str], dict[int, str], list[tuple[int, str | None]]]:
@@ -294,15 +335,15 @@ def test_a_batched_mixed_vote_reports_each_methods_text_in_its_own_lane_once(san
     a kept reply handed over later is not reported twice, and PoT's request for its `ans` line,
     asked after the batch, lands in PoT's lane."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel(["Twelve.\nAnswer: 12", pal("12"), no_ans, " x"], parallel=8, chunk_size=3)
+    model = ScriptedModel(["Twelve.\nAnswer: 12", pal("13"), no_ans, " x"], parallel=8, chunk_size=3)
     events: list[object] = []
     solve("q", "mix", model, sandbox, on_event=events.append)
     names, texts, ends = _lanes(events)
     assert names == ["Chain of thought", "PAL", "PoT"]
-    assert texts == {0: "Twelve.\nAnswer: 12", 1: pal("12"), 2: no_ans + " x"}
+    assert texts == {0: "Twelve.\nAnswer: 12", 1: pal("13"), 2: no_ans + " x"}
     first_end = next(i for i, e in enumerate(events) if isinstance(e, LaneFinished))
     assert {e.lane for e in events[:first_end] if isinstance(e, LaneStreamed)} == {0, 1, 2}
-    assert ends == [(0, "12"), (1, "12"), (2, "12")]
+    assert ends == [(0, "12"), (1, "13"), (2, "12")]
 
 
 def test_a_vote_one_at_a_time_reports_its_lanes_in_turn(sandbox: Sandbox) -> None:
@@ -312,7 +353,8 @@ def test_a_vote_one_at_a_time_reports_its_lanes_in_turn(sandbox: Sandbox) -> Non
     names, texts, ends = _lanes(events)
     assert names == [f"Program {n} of 5" for n in range(1, 6)]
     assert texts == {0: pal("3 * 4"), 1: pal("1 / 0"), 2: pal("12"), 3: pal("12")}
-    assert ends == [(0, "12"), (1, None), (2, "12"), (3, "12")]  # settled after four: the fifth never ran
+    assert ends == [(0, "12"), (1, None), (2, "12"), (3, "12"), (4, None)]  # settled after four: the fifth never ran
+    assert not [e for e in events if isinstance(e, LaneFinished)][-1].needed
     finished = [e for e in events if isinstance(e, LaneFinished)]
     assert finished[1].program == "print(1 / 0)" and solution.samples == 4
 

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from app.reasoning.events import LaneFinished, LaneStreamed
+from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
@@ -208,3 +208,42 @@ def test_the_status_bar_shows_the_running_solves_own_speed(make_window: WindowMa
     window.controller.busy.emit(True)  # the next work counts its own tokens
     window.status._on_tick("Writing the program… 1 s")
     assert window.status_label.text() == "Writing the program… 1 s"
+
+
+def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Chain of thought ends first (its reply is short) while PAL and PoT still write: its answer is
+    on screen, marked, until the vote's answer replaces it and says the first one was overturned."""
+    slow = "```python\n" + "# counting the pens one by one\n" * 40 + "print(14)\n```"
+    model = ScriptedModel(
+        ["Answer: 41", slow, "```python\nans = 14\n```"], parallel=8, chunk_size=8, chunk_delay_s=0.002
+    )
+    window = make_window(model)
+    window.question_pane.pick_method("mix")
+    pane = window.output_pane
+    seen: list[tuple[str, str]] = []
+    on_event(window, FirstAnswer, lambda _first: seen.append((pane.answer.text(), pane.votes.text())))
+    window.question.setPlainText("Pens at 3 for $4: 27 pens from $50, change?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    assert seen == [
+        ("$41.00  (checking…)", "First answer, from Chain of thought: the other methods are still checking it")
+    ]
+    assert window.answer.text() == "$14.00"
+    assert (
+        "The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it"
+        in pane.votes.text()
+    )
+
+
+def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_window: WindowMaker) -> None:
+    long_pot = "```python\nans = 12\n" + "# more words\n" * 200 + "```"
+    model = ScriptedModel(["Answer: 12", "```python\nprint(12)\n```", long_pot], parallel=8, chunk_size=4)
+    window = make_window(model)
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Three at $4?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    headers = [h.text() for h in window.output_pane.lanes.headers]
+    assert headers == ["Chain of thought: 12", "PAL: 12", "PoT: not needed, the others agree"]
