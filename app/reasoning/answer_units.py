@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from app.reasoning.answer_kind import PERCENT_ASKED
 from app.reasoning.numbers import MAX_NUMBER_TEXT
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -22,9 +23,6 @@ _ASKS_MONEY = re.compile(
 )
 _COUNT = re.compile(r"\bhow\s+many\b(?!\s+dollars)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
-_PERCENT = re.compile(
-    r"\b(?:what|which)\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent\b", re.IGNORECASE
-)
 # Units a measurement is asked in: "how many cm", "in kilometers", "how tall … in centimetres".
 _UNITS = {
     "mm": "mm", "millimeters": "mm", "millimetres": "mm",
@@ -49,7 +47,7 @@ def dressed(answer: str, question: str) -> str:
     number = answer.strip()
     if not _NUMBER.fullmatch(number) or len(question) > MAX_NUMBER_TEXT * 20:
         return answer
-    if _PERCENT.search(question):
+    if PERCENT_ASKED.search(question):
         return f"{number}%"
     unit = _ASKED_UNIT.search(question)
     if unit:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
+from app.reasoning.answer_kind import asked_kind, in_asked_form
 from app.reasoning.choices import Choice, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
@@ -183,6 +184,8 @@ def solve(
     falls_back = "fallback" in spec.options or solution.status is SolveStatus.NO_MATCHING_OPTION
     if falls_back and data is None and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(solution, cot(question, context))
+    if solution.answered and solution.answer is not None:  # 7/12 where a fraction is asked, not 0.5833333333
+        solution = replace(solution, answer=in_asked_form(solution.answer, asked_kind(question)))
     return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))
 
 

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.reasoning.answer_kind import asked_kind, fits
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
@@ -214,6 +215,15 @@ class Solution:
 
     @property
     def confidence(self) -> Confidence:
+        """How well the answer is supported (`_support`); an answer not of the kind the question asks
+        for (a whole number where it asks what fraction) is never confident, and says so."""
+        support = self._support()
+        kind = asked_kind(self.question)
+        if not self.answered or self.answer is None or fits(self.answer, kind, self.question):
+            return support
+        return Confidence(f"{support.text}; but the question asks for {kind.value}, and this is not one", support.value)
+
+    def _support(self) -> Confidence:
         what = "methods" if self.method.startswith("mix") else "programs"
         if self.samples < 2:
             if not self.answered:

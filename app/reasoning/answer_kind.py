@@ -1,0 +1,89 @@
+"""The kind of answer a question asks for — a fraction, a percentage, one of its options — and
+whether an answer is of that kind.
+
+Seen in the window: "Welcher Anteil der Pizza bleibt übrig?" (7 of 12 slices left) was answered 7
+by all three methods and shown as confident. An answer of the wrong kind is never confident
+(`Solution.confidence`), and a fraction asked for is given as one (7/12, not 0.5833333333).
+
+The question is the user's own text: the patterns are anchored on words and read a capped prefix
+once; answers are read only when short (MAX_NUMBER_TEXT).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from fractions import Fraction
+
+from app.reasoning.choices import choices_in, matching_choice, stated_choice
+from app.reasoning.numbers import MAX_NUMBER_TEXT, number_in
+
+_QUESTION_CHARS = MAX_NUMBER_TEXT * 20
+_FRACTION = re.compile(
+    r"\bwhat\s+(?:fraction|part|portion|share)\b(?!-)|\bwhich\s+(?:fraction|part|share)\b(?!-)|\bas\s+an?\s+(?:fraction|ratio)\b"
+    r"|\bin\s+(?:simplest|lowest)\s+(?:form|terms)\b|\bwhat\s+fractional\b"
+    r"|\bwelche[rnms]?\s+(?:anteil|bruchteil|teil)\b|\bals\s+bruch\b|\bquelle\s+fraction\b|\bqu[ée]\s+fracci[óo]n\b",
+    re.IGNORECASE,
+)
+PERCENT_ASKED = re.compile(  # also the big answer's "%" (answer_units)
+    r"\b(?:what|which)\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent\b|\bhow\s+many\s+percent\b"
+    r"|\bwie\s*viel(?:e)?\s+prozent\b|\bquel\s+pourcentage\b|\bqu[ée]\s+porcentaje\b",
+    re.IGNORECASE,
+)
+_WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
+_DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
+MAX_DENOMINATOR = 1000  # 7/12, 5/8, 333/1000: a fraction a person writes
+
+
+class Kind(enum.StrEnum):
+    ANY = "any"
+    FRACTION = "a fraction"
+    PERCENT = "a percentage"
+    CHOICE = "one of the options"
+
+
+def asked_kind(question: str) -> Kind:
+    """What the question asks for: one of its options, a fraction, a percentage, or anything."""
+    text = question[:_QUESTION_CHARS]
+    if choices_in(text):
+        return Kind.CHOICE
+    if _FRACTION.search(text):
+        return Kind.FRACTION
+    if PERCENT_ASKED.search(text):
+        return Kind.PERCENT
+    return Kind.ANY
+
+
+def fits(answer: str, kind: Kind, question: str = "") -> bool:
+    """Whether `answer` is of the kind asked: a fraction is a written fraction or a number that is
+    not whole; a percentage is not a share between 0 and 1 (0.25 where 25 % was asked); an option
+    is named or matched by its value."""
+    if kind is Kind.ANY:
+        return True
+    if len(answer) > MAX_NUMBER_TEXT:
+        return False
+    if kind is Kind.CHOICE:
+        choices = choices_in(question[:_QUESTION_CHARS])
+        value = number_in(answer)
+        return stated_choice(answer) is not None or (value is not None and matching_choice(value, choices) is not None)
+    value = number_in(answer)
+    if value is None or not math.isfinite(value):
+        return False
+    if kind is Kind.FRACTION:
+        return bool(_WRITTEN_FRACTION.match(answer)) or not value.is_integer()
+    return "%" in answer or not 0 < abs(value) < 1
+
+
+def in_asked_form(answer: str, kind: Kind) -> str:
+    """A number given as the fraction the question asks for (0.5833333333 → 7/12) when it is one
+    with a denominator a person writes; any other answer as it is."""
+    if kind is not Kind.FRACTION or len(answer) > MAX_NUMBER_TEXT or not _DECIMAL.match(answer):
+        return answer
+    value = float(answer)
+    if value.is_integer():
+        return answer
+    fraction = Fraction(value).limit_denominator(MAX_DENOMINATOR)
+    if abs(float(fraction) - value) > 1e-9 * max(1.0, abs(value)):
+        return answer
+    return f"{fraction.numerator}/{fraction.denominator}"

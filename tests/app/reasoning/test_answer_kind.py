@@ -1,0 +1,69 @@
+"""The kind of answer a question asks for, and answers of the wrong kind never confident."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.reasoning.answer_kind import Kind, asked_kind, fits, in_asked_form
+from app.reasoning.methods import solve
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+from .test_methods import pal, pot
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", Kind.FRACTION),
+        ("What fraction of the class are girls?", Kind.FRACTION),
+        ("Write 2/3 + 3/4 as a fraction.", Kind.FRACTION),
+        ("Give the answer in simplest form.", Kind.FRACTION),
+        ("What percentage of the apples are red?", Kind.PERCENT),
+        ("Wie viel Prozent sind rot?", Kind.PERCENT),
+        ("How fast? Answer Choices: (A) 60 (B) 75", Kind.CHOICE),
+        ("How many apples are left?", Kind.ANY),
+        ("What part-time job pays more per hour, $12 or $15?", Kind.ANY),
+    ],
+)
+def test_the_kind_a_question_asks_for(question: str, kind: Kind) -> None:
+    assert asked_kind(question) is kind
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "fitting"),
+    [
+        ("7/12", Kind.FRACTION, True),
+        ("0.5833333333333334", Kind.FRACTION, True),
+        ("7", Kind.FRACTION, False),
+        ("seven", Kind.FRACTION, False),
+        ("25", Kind.PERCENT, True),
+        ("25%", Kind.PERCENT, True),
+        ("0.25", Kind.PERCENT, False),
+        ("0.25%", Kind.PERCENT, True),
+        ("C", Kind.CHOICE, True),
+        ("75", Kind.CHOICE, True),
+        ("76", Kind.CHOICE, False),
+        ("anything", Kind.ANY, True),
+    ],
+)
+def test_whether_an_answer_is_of_the_kind_asked(answer: str, kind: Kind, fitting: bool) -> None:
+    assert fits(answer, kind, "Answer Choices: (A) 60 (B) 70 (C) 75") is fitting
+
+
+def test_a_fraction_asked_for_is_given_as_one() -> None:
+    assert in_asked_form("0.5833333333333334", Kind.FRACTION) == "7/12"
+    assert in_asked_form("0.75", Kind.FRACTION) == "3/4"
+    assert in_asked_form("0.5833333333333334", Kind.ANY) == "0.5833333333333334"
+    assert in_asked_form("3.14159265358979", Kind.FRACTION) == "3.14159265358979"  # no fraction a person writes
+    assert in_asked_form("12", Kind.FRACTION) == "12" and in_asked_form("$0.50", Kind.FRACTION) == "$0.50"
+
+
+def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> None:
+    question = "A pizza has 12 slices and 5 are eaten. Welcher Anteil der Pizza bleibt übrig?"
+    model = ScriptedModel(["Answer: 7", pal("12 - 5"), pot("12 - 5")], parallel=8)
+    solution = solve(question, "mix", model, sandbox)
+    assert solution.answer == "7" and not solution.confidence.confident
+    assert solution.confidence.text.endswith("; but the question asks for a fraction, and this is not one")
+    right = solve(question, "mix", ScriptedModel(["Answer: 7/12", pal("7 / 12"), pot("7 / 12")], parallel=8), sandbox)
+    assert right.answer == "7/12" and right.confidence.confident
