@@ -282,10 +282,11 @@ def _print_answer(solution: Solution) -> None:
             print(display_text(solution.error).rstrip())
         return
     print(f"Answer: {display_text(solution.answer or '')}")
-    if solution.samples > 1:
-        confidence = solution.confidence
-        weak = "" if confidence.confident else " — weak support: compare the programs with --json"
-        print(f"Support: {display_text(confidence.text)}{weak}")
+    confidence = solution.confidence
+    print(f"Checked: {confidence.words} ({display_text(confidence.text)})")
+    print(f"  {confidence.measured}")
+    if solution.samples > 1 and not confidence.confident:
+        print("  Compare the answers with --json before trusting this one.")
     if solution.fallback_used:  # never silently: the answer is not a program's
         print("Note: no program gave this answer; it is chain of thought's")
         if solution.error:

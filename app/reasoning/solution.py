@@ -10,6 +10,7 @@ from app.reasoning.answer_kind import asked_kind, fits
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
+from app.reasoning.support import LEVELS
 from sandbox import CapturedValue, RunResult
 from sandbox.protocol import ChainStep
 from sandbox.result import parse_values
@@ -80,9 +81,23 @@ class Confidence:
     text: str
     value: float | None  # the winner's share of the samples; None when there was nothing to compare
     confident: bool = False
+    level: str = "none"  # how it was checked: a key of `support.LEVELS` (plain words, measured accuracy)
+
+    @property
+    def words(self) -> str:
+        """How the answer was checked, in plain words ("two different methods agree: …")."""
+        return LEVELS[self.level].words
+
+    @property
+    def measured(self) -> str:
+        """How often answers checked this way were right, as measured (docs/results.md)."""
+        return LEVELS[self.level].measured
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "value": self.value, "confident": self.confident}
+        return {
+            "text": self.text, "value": self.value, "confident": self.confident, "level": self.level,
+            "words": self.words, "measured": self.measured,
+        }  # fmt: skip
 
 
 CONFIDENT_SHARE = 0.6  # three of five, or every sample of a vote that ended early
@@ -95,6 +110,7 @@ CROSS_CHECK = ("cot", "pal")
 # gave it: four of seven. Fixed before it was measured (docs/results.md).
 SECOND_ROUND_CONFIDENT = 0.5
 METHOD_WORDS = {"cot": "chain of thought", "pal": "PAL", "pot": "PoT"}
+MIX_ORDER = tuple(METHOD_WORDS)  # a mixed vote's methods in the order they are named
 
 
 def method_words(method: str) -> str:
@@ -122,6 +138,18 @@ def sample_labels(methods: tuple[str, ...]) -> list[str]:
             later = [m for m in methods[methods.index(method) + 1 :] if m == method]
             labels.append(f"{sample_label(method, 0, 0)} sample {methods[:number].count(method)} of {len(later)}")
     return labels
+
+
+def voters_words(solution: Solution) -> str:
+    """Who voted, in words: "chain of thought, PAL and PoT", "… and 4 more PAL programs", "5 programs"."""
+    methods = [sample.method for sample in solution.sampled if sample.method]
+    if not methods:
+        return f"{solution.samples} programs"
+    names = [method_words(method) for number, method in enumerate(methods) if method not in methods[:number]]
+    more = len(methods) - len(names)
+    if more:
+        return ", ".join(names) + f" and {more} more PAL programs"
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
 
 @dataclass(frozen=True)
@@ -221,17 +249,22 @@ class Solution:
         kind = asked_kind(self.question)
         if not self.answered or self.answer is None or fits(self.answer, kind, self.question):
             return support
-        return Confidence(f"{support.text}; but the question asks for {kind.value}, and this is not one", support.value)
+        text = f"{support.text}; but the question asks for {kind.value}, and this is not one"
+        return Confidence(text, support.value, level="wrong kind")
 
     def _support(self) -> Confidence:
         what = "methods" if self.method.startswith("mix") else "programs"
         if self.samples < 2:
             if not self.answered:
                 return Confidence("no answer", None)
-            single = "one chain of thought" if self.program is None else "one program"
-            return Confidence(f"{single}, not cross-checked", None)
+            in_words = self.program is None or self.fallback_used
+            single = "one chain of thought" if in_words else "one program"
+            level = "one reasoning" if in_words else "one program"
+            return Confidence(f"{single}, not cross-checked", None, level=level)
         if not self.votes or not self.answered:
             return Confidence(f"every {what[:-1]} failed" if not self.votes else "no answer", 0.0)
+        mixed = any(sample.method for sample in self.sampled)
+        second_round = mixed and len(self.sampled) > len(METHOD_WORDS)
         top = self.votes[0].count
         share = round(top / self.samples, 3)
         tied = [v for v in self.votes if v.count == top]
@@ -241,10 +274,13 @@ class Solution:
             ]
             listed = " and ".join(names) if len(names) == 2 else ", ".join(names)
             count = "two" if len(tied) == 2 else str(len(tied))
-            return Confidence(f"{count} answers tied: {listed}", share)
-        if any(sample.method for sample in self.sampled):
+            level = "second round, split" if second_round else "tie" if mixed else "programs, split"
+            return Confidence(f"{count} answers tied: {listed}", share, level=level)
+        if mixed:
             return self._cross_checked(share)
-        return Confidence(f"{top} of {self.samples} {what} agree", share, share >= CONFIDENT_SHARE)
+        confident = share >= CONFIDENT_SHARE
+        level = "programs" if confident else "programs, split"
+        return Confidence(f"{top} of {self.samples} {what} agree", share, confident, level)
 
     def _cross_checked(self, share: float) -> Confidence:
         """A mixed vote's support: which methods gave the answer, not only how many."""
@@ -257,6 +293,12 @@ class Solution:
         if len(self.sampled) > len(METHOD_WORDS):  # a second round of programs ran
             return self._second_round(agreeing, share)
         names = [method_words(method) for method in agreeing]
+        ran = {sample.method for sample in self.sampled}
+        level = "+".join(m for m in MIX_ORDER if m in agreeing) if len(agreeing) > 1 else "tie"
+        if level == "cot+pal+pot":
+            level = "all"
+        elif level == "cot+pal" and "pot" in ran:
+            level = "cot+pal-pot"
         if len(agreeing) == len(self.sampled) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
         elif len(agreeing) == len(self.sampled):  # the vote ended early: the rest could not change it
@@ -265,7 +307,7 @@ class Solution:
             text = f"{len(agreeing)} of {self.samples} methods agree ({' and '.join(names)})"
         else:
             text = f"only {names[0] if names else 'one method'} gave this answer"
-        return Confidence(text, share, all(method in agreeing for method in CROSS_CHECK))
+        return Confidence(text, share, all(method in agreeing for method in CROSS_CHECK), level)
 
     def _second_round(self, agreeing: list[str], share: float) -> Confidence:
         """Support after the second round: how many of the programs agree, and chain of thought.
@@ -274,7 +316,8 @@ class Solution:
         backing = sum(1 for method in agreeing if method != "cot")
         words = "agrees" if "cot" in agreeing else "says otherwise"
         text = f"{backing} of {programs} programs give this answer; chain of thought {words}"
-        return Confidence(text, share, len(agreeing) / self.samples > SECOND_ROUND_CONFIDENT)
+        confident = len(agreeing) / self.samples > SECOND_ROUND_CONFIDENT
+        return Confidence(text, share, confident, "second round" if confident else "second round, split")
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's `--json` object and the log line (contract: docs/architecture.md)."""

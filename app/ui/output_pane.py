@@ -36,7 +36,7 @@ from app.reasoning.numbers import vote_key
 from app.reasoning.rivals import rivals
 from app.reasoning.runs import RunView, error_text
 from app.reasoning.short_answer import shown_answer, shown_answers
-from app.reasoning.solution import Solution, method_words
+from app.reasoning.solution import Solution, voters_words
 from app.reasoning.working import worked_solution
 from app.ui.background import Background
 from app.ui.charts import equation_graph_png
@@ -288,13 +288,11 @@ class OutputPane(QWidget):
             shown = shown_answers([v.answer for v in solution.votes])
             tally = ", ".join(f"{display_text(text)} ×{v.count}" for v, text in zip(solution.votes, shown, strict=True))
             failed = solution.samples - sum(v.count for v in solution.votes)
-            names = [method_words(sample.method) for sample in solution.sampled if sample.method]
-            voters = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else f"{solution.samples} programs"
-            lines.append(f"Vote of {voters}: {tally or 'no answers'}; {failed} failed")
+            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {failed} failed")
+        if solution.answered:
             confidence = solution.confidence
-            if solution.answered:
-                advice = "" if confidence.confident else " — weak support: compare the answers before trusting it"
-                lines.append(f"Support: {display_text(confidence.text)}{advice}")
+            lines.append(f"Checked: {confidence.words} ({display_text(confidence.text)})")
+        self.votes.setToolTip(solution.confidence.measured if solution.answered else "")
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
             if solution.error:  # why the program's answer was not used

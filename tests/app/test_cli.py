@@ -123,7 +123,8 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(capsys: pytest.CaptureFix
         solution = solve(question, "pot+finish", model, sandbox)
     _report(solution, as_json=False)
     printed = capsys.readouterr().out
-    assert printed.startswith("Answer: B\nNote: no program gave this answer; it is chain of thought's\n")
+    assert printed.startswith("Answer: B\nChecked: reasoning in words only, not checked by a program")
+    assert "\nNote: no program gave this answer; it is chain of thought's\n" in printed
     assert "Why: ans = 7 is not one of the options ((A) 6 (B) 18 (C) 24)" in printed
 
 

@@ -1,0 +1,49 @@
+"""How an answer was checked, in words a student understands, with how often answers checked that
+way were right when it was measured.
+
+Every figure comes from docs/results.md (the embedded 1.5B model on GSM8K); none is invented. A
+level with no measurement says so instead of a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    words: str  # how it was checked, in plain words
+    right: int = 0  # measured: answers at this level that were right …
+    of: int = 0  # … of this many
+    measured_on: str = ""
+
+    @property
+    def measured(self) -> str:
+        """The measured accuracy as a sentence (for a tooltip or a second line)."""
+        if not self.of:
+            return "How often answers checked this way are right has not been measured yet."
+        share = round(100 * self.right / self.of)
+        return f"Answers checked this way were right {self.right} of {self.of} times ({share} %), {self.measured_on}."
+
+
+_GSM8K_200 = "measured on the first 200 GSM8K questions with the built-in model (docs/results.md)"
+_GSM8K_50 = "measured on the first 50 GSM8K questions with the built-in model (docs/results.md)"
+LEVELS = {
+    "all": Level("three different methods agree", 63, 66, _GSM8K_200),
+    # PoT stopped or not asked once chain of thought and PAL agreed: both rows of the table together
+    "cot+pal": Level("two different methods agree: a program and reasoning in words", 74, 79, _GSM8K_200),
+    "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
+    "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 26, 38, _GSM8K_200),
+    "cot+pot": Level(
+        "one program agrees with the reasoning in words, the other does not — compare them", 13, 21, _GSM8K_200
+    ),
+    "tie": Level("the methods disagree — compare them", 14, 62, _GSM8K_200),
+    "second round": Level("the methods disagreed, so more programs were written: most of them agree"),
+    "second round, split": Level("the methods disagreed, and so did the programs written to decide — compare them"),
+    "programs": Level("most of the sampled programs agree", 18, 23, _GSM8K_50),
+    "programs, split": Level("the sampled programs disagree — compare them"),
+    "one program": Level("one program, not checked by another method", 115, 200, _GSM8K_200),
+    "one reasoning": Level("reasoning in words only, not checked by a program", 100, 200, _GSM8K_200),
+    "wrong kind": Level("not the kind of answer the question asks for — check it"),
+    "none": Level("no answer"),
+}

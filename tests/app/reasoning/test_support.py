@@ -1,0 +1,49 @@
+"""Support in plain words, each level with the accuracy measured for it (docs/results.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.reasoning.methods import solve
+from app.reasoning.solution import voters_words
+from app.reasoning.support import LEVELS
+from models.testing import ScriptedModel
+from sandbox import Sandbox
+
+from .test_methods import pal, pot
+
+RESULTS = (Path(__file__).resolve().parents[3] / "docs" / "results.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("replies", "level"),
+    [
+        (["Answer: 12", pal("12"), pot("12")], "all"),
+        (["Answer: 12", pal("12"), pot("11")], "cot+pal-pot"),
+        (["Answer: 11", pal("12"), pot("12")], "pal+pot"),
+        (["Answer: 12", pal("11"), pot("12")], "cot+pot"),
+        (["Answer: 10", pal("11"), pot("12")], "tie"),
+    ],
+)
+def test_each_mixed_vote_says_how_it_was_checked(replies: list[str], level: str, sandbox: Sandbox) -> None:
+    confidence = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox).confidence
+    assert confidence.level == level and confidence.words == LEVELS[level].words
+    assert ("compare them" in confidence.words) is not confidence.confident
+
+
+def test_a_measured_figure_is_one_docs_results_reports() -> None:
+    """Each level's numbers are in the results it cites: none is invented here."""
+    for name, level in LEVELS.items():
+        if level.of:
+            assert "docs/results.md" in level.measured_on, name
+            assert re.search(rf"(?<![\d/]){level.right}/{level.of}(?![\d/])", RESULTS), name
+
+
+def test_who_voted_reads_as_words(sandbox: Sandbox) -> None:
+    replies = ["Answer: 41", pal("14"), pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
+    solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
+    assert voters_words(solution) == "chain of thought, PAL, PoT and 4 more PAL programs"
+    assert solution.confidence.words == "the methods disagreed, so more programs were written: most of them agree"
