@@ -360,7 +360,8 @@ def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> Generat
 
 def vote(answers: list[str | None]) -> list[Vote]:
     """Answers by count, most first; in a tie a plausible answer before one that says nothing
-    (`degenerate`), then the order first seen; None (failures) not counted. Answers meaning the
+    (`degenerate`), a single value before lines of printed output (`wordy`), then the order first
+    seen; None (failures) not counted. Answers meaning the
     same number (18, 18.0, $18) share a vote under the first one's text."""
     keys = [vote_key(a) if a is not None else None for a in answers]
     first_text: dict[str, str] = {}
@@ -369,8 +370,18 @@ def vote(answers: list[str | None]) -> list[Vote]:
             first_text.setdefault(key, answer)
     counts = Counter(key for key in keys if key is not None)
     order = list(first_text)  # dicts keep insertion order: first seen first
-    ranked = sorted(order, key=lambda key: (-counts[key], degenerate(first_text[key]), order.index(key)))
+    ranked = sorted(
+        order, key=lambda key: (-counts[key], degenerate(first_text[key]), wordy(first_text[key]), order.index(key))
+    )
     return [Vote(first_text[key], counts[key]) for key in ranked]
+
+
+def wordy(answer: str) -> bool:
+    """Several lines of a program's printed output ("Distance on day 1: 80 miles\nDistance on day
+    2: …") rather than one value: seen in a second round, such an answer won a tie over "230" and
+    was wrong. Tables and lists are not wordy: they are the answer some questions ask for."""
+    text = answer.strip()
+    return "\n" in text and text[:1] not in ("[", "{", "(")
 
 
 def degenerate(answer: str) -> bool:

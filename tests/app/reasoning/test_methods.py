@@ -10,7 +10,7 @@ import pytest
 from app.reasoning.choices import choices_in
 from app.reasoning.events import FirstAnswer, VoteStarted
 from app.reasoning.method_table import TABLE
-from app.reasoning.methods import Method, MethodError, as_choice, degenerate, solve, vote
+from app.reasoning.methods import Method, MethodError, as_choice, degenerate, solve, vote, wordy
 from app.reasoning.prompts import messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
@@ -371,3 +371,10 @@ def test_a_first_answer_the_vote_overturns_is_noted(sandbox: Sandbox) -> None:
     )
     same = solve("q", "mix", ScriptedModel(["Answer: 14", pal("14"), pot("14")], parallel=8), sandbox)
     assert not any(note.startswith("The first answer") for note in same.notes)
+
+
+def test_a_tie_goes_to_one_value_over_lines_of_printed_output() -> None:
+    lines = "Distance on day 1: 80 miles\nDistance on day 2: 150 miles"
+    assert vote([lines, "230", lines, "230 miles"])[0] == Vote("230", 2)
+    assert vote([lines, lines, "230"])[0] == Vote(lines, 2)  # more votes still win
+    assert not wordy("[1, 2]\n") and not wordy("230") and wordy(lines)
