@@ -361,8 +361,8 @@ def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> Generat
 def vote(answers: list[str | None]) -> list[Vote]:
     """Answers by count, most first; in a tie a plausible answer before one that says nothing
     (`degenerate`), a single value before lines of printed output (`wordy`), then the order first
-    seen; None (failures) not counted. Answers meaning the
-    same number (18, 18.0, $18) share a vote under the first one's text."""
+    seen; None (failures) not counted. Answers meaning the same number (18, 18.0, $18) share a vote
+    under the first one's text."""
     keys = [vote_key(a) if a is not None else None for a in answers]
     first_text: dict[str, str] = {}
     for answer, key in zip(answers, keys, strict=True):
