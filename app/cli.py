@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app import logs, model_loading
+from app.check_command import add_check_command, run_check
 from app.data import DataError, DataSet, open_data
 from app.desktop_check import desktop_problem
 from app.paths import AppPaths
@@ -153,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
     evaluate.add_argument("--workers", type=int, default=None, help="concurrent solves (default 1; 4 with --backend)")
     _model_arguments(evaluate)
+    _model_arguments(add_check_command(commands))
     return parser
 
 
@@ -181,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         from app.evaluation.command import run_eval
 
         return run_eval(args, lambda: load_model(args, Progress(sys.stderr, enabled=True)))
+    if args.command == "check":
+        return run_check(args, lambda: load_model(args, Progress(sys.stderr, enabled=not args.json)))
     if args.command != "ask":
         if args.screenshot is not None:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

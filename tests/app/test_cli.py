@@ -164,3 +164,24 @@ def test_ask_prints_a_votes_first_answer_at_once_and_says_when_the_vote_changed_
     assert (
         "Note: The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it" in printed
     )
+
+
+def test_check_prints_each_lines_verdict_and_the_first_wrong_line(tmp_path: Path) -> None:
+    """The contract of `check --json`, against a given program: no model is loaded."""
+    working, program = tmp_path / "working.txt", tmp_path / "program.py"
+    working.write_text("5 × $3 = $15\n$23 - $15 = $9\n", encoding="utf-8")
+    program.write_text("spent = 5 * 3\nleft = 23 - spent\nprint(left)\n", encoding="utf-8")
+    question = "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+    done = pal_studio("check", question, "--working", str(working), "--program", str(program), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["answer"] == "8" and data["first_wrong"] == 1
+    assert [line["ok"] for line in data["lines"]] == [True, False]
+    assert data["lines"][1] == {
+        "text": "$23 - $15 = $9", "ok": False, "reason": "arithmetic slip: that is 8, not 9", "step": "the answer, 8",
+    }  # fmt: skip
+    text = pal_studio("check", question, "--working", str(working), "--program", str(program))
+    assert "✗ 2. $23 - $15 = $9 — arithmetic slip: that is 8, not 9" in text.stdout
+    assert text.stdout.rstrip().endswith("First wrong line: 2")
+    missing = pal_studio("check", question, "--working", str(tmp_path / "none.txt"), "--program", str(program))
+    assert missing.returncode == 2 and "none.txt" in missing.stderr

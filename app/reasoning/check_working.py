@@ -1,0 +1,280 @@
+"""Check a student's own working, line by line, against a computation that can be trusted.
+
+The student writes one step per line as they would on paper — "3 boxes × 6 = 18", "24 - 18 = 6",
+"x = 25 - 7 = 18, so 3x = 18, x = 6", numbers with units or "$". For each line:
+
+1. its arithmetic is checked exactly: each side of every "=" that is plain arithmetic is turned
+   into an expression of numbers and operators (words and units dropped), and all of them are
+   evaluated in one run **in the sandbox** — never `eval` or `sympify` here;
+2. its result (the last number of the line) is matched to the quantities the solution computed —
+   the worked solution's steps and the program's variables, in any order, merged or split — and
+   to the numbers the question gives;
+3. the numbers it starts from must come from the question, an earlier line or the solution.
+
+The first line that fails is the one to look at: an arithmetic slip, a number no step of the
+solution has (a wrong operation, a unit mix-up), or a number copied wrong. A working that is right
+line by line but stops before the answer is missing a step. No model call is needed.
+
+Everything read here is the student's or the program's text: lines and expressions are capped and
+read by linear-time patterns.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.reasoning.numbers import format_float, number_in
+from app.reasoning.solution import Solution
+from app.reasoning.working import MAX_NODES, MAX_PROGRAM_CHARS, WorkingStep, worked_solution
+from sandbox import CapturedValue, Sandbox
+
+MAX_LINES = 60
+MAX_LINE_CHARS = 300
+MAX_EXPRESSIONS = 200
+RELATIVE_TOLERANCE = 1e-6
+_NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
+_TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-+*/×÷·^()]|\S")
+_OPERATOR = {"+": "+", "-": "-", "*": "*", "/": "/", "×": "*", "÷": "/", "·": "*", "^": "**", "(": "(", ")": ")"}
+_VARIABLE = re.compile(r"^[a-zA-Z]$")
+
+
+@dataclass(frozen=True)
+class LineVerdict:
+    text: str
+    ok: bool
+    reason: str  # in words: what is right, or what is wrong and what the solution has
+    step: str | None  # the solution's matching step ("total = 3 × 6 = 18"), if one matched
+
+    def to_json(self) -> dict[str, object]:
+        return {"text": self.text, "ok": self.ok, "reason": self.reason, "step": self.step}
+
+
+@dataclass(frozen=True)
+class CheckedWorking:
+    answer: str | None
+    lines: tuple[LineVerdict, ...]
+
+    @property
+    def first_wrong(self) -> int | None:
+        return next((n for n, line in enumerate(self.lines) if not line.ok), None)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "answer": self.answer,
+            "lines": [line.to_json() for line in self.lines],
+            "first_wrong": self.first_wrong,
+        }
+
+
+@dataclass(frozen=True)
+class _Quantity:
+    value: float
+    step: str  # how it is shown next to the student's line
+
+
+@dataclass
+class _Line:
+    text: str
+    sides: list[list[str | None]]  # each clause's sides: an expression, or None where it is not arithmetic
+    units: list[list[str]]  # each side's unit word ("min"), "" when it has none
+    operands: list[float]  # the numbers the line starts from (left of its first "=")
+    result: float | None  # the last number the line states
+
+
+def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
+    """Each non-empty line of `working` checked against `solution` (at most MAX_LINES, each cut at
+    MAX_LINE_CHARS)."""
+    question, answer, variables = solution.question, solution.answer, solution.variables
+    steps = worked_solution(solution.program, variables, question)
+    texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
+    lines = [_parse(text) for text in texts]
+    values, parts = _evaluate(
+        [side for line in lines for clause in line.sides for side in clause], solution.program, sandbox
+    )
+    quantities = _quantities(steps, variables, answer) + [
+        _Quantity(v, "a part of the program's calculation") for v in parts
+    ]
+    given = [float(n) for n in _NUMBER.findall(_THOUSANDS.sub("", question[:20_000]))]
+    target = number_in(answer) if answer else None
+    verdicts: list[LineVerdict] = []
+    known = list(given)
+    position = 0
+    for line in lines:
+        clause_values: list[list[float | None]] = []
+        for clause, units in zip(line.sides, line.units, strict=True):
+            # Sides in different units ("2 h = 120 min") are a conversion, not arithmetic to compare.
+            named = {unit for unit in units if unit}
+            same = len(named) <= 1
+            clause_values.append([values[position + n] if same else None for n in range(len(clause))])
+            position += len(clause)
+        # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
+        last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
+        line.result = last_side if last_side is not None else line.result
+        verdicts.append(_verdict(line, clause_values, quantities, known, given))
+        known += [v for clause in clause_values for v in clause if v is not None]
+        if line.result is not None:
+            known.append(line.result)
+    if verdicts and all(v.ok for v in verdicts) and target is not None:
+        last = lines[-1].result
+        if last is None or not _close(last, target):  # right so far, but it stops short of the answer
+            reason = f"right, but a step is missing after it: the answer is {format_float(target)}"
+            verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
+    return CheckedWorking(answer, tuple(verdicts))
+
+
+def _parse(text: str) -> _Line:
+    plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
+    plain = re.sub(r"%\s*of\b", "% *", plain)
+    clauses = [c for c in _CLAUSES.split(plain) if c.strip()]
+    sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
+    units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
+    first = clauses[0].split("=")[0] if clauses else ""
+    operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
+    stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
+    return _Line(text, sides, units, operands if "=" in plain else [], _value(stated[-1]) if stated else None)
+
+
+def _unit(side: str) -> str:
+    """The side's last word, taken as its unit ("2 h" → "h", "3 boxes × 6" → "boxes")."""
+    words = re.findall(r"[A-Za-z]{1,20}", side[-40:])
+    return words[-1].lower() if words else ""
+
+
+def _value(number: str) -> float:
+    return float(number.rstrip("%")) / (100 if number.endswith("%") else 1)
+
+
+def _expression(side: str) -> str | None:
+    """One side of an "=" as arithmetic ("3 boxes × 6" → "3*6", "25%" → "(25/100)"); None when it
+    holds an unknown ("3x", "x") or no number at all."""
+    parts: list[str] = []
+    tokens = _TOKEN.findall(side)
+    for n, token in enumerate(tokens):
+        if token[0].isdigit() or token[0] == ".":
+            if parts and (parts[-1][-1:].isdigit() or parts[-1] == ")"):
+                parts = []  # "5 bagels cost 5 * 3": two numbers with only words between, the sum starts here
+            parts.append(f"({token[:-1]}/100)" if token.endswith("%") else token)
+        elif token in _OPERATOR:
+            parts.append(_OPERATOR[token])
+        elif token in ("x", "X") and 0 < n < len(tokens) - 1 and _numeric(tokens[n - 1]) and _numeric(tokens[n + 1]):
+            parts.append("*")  # "3 x 6": times
+        elif _VARIABLE.match(token):
+            return None  # an unknown: algebra, not arithmetic
+    expression = "".join(parts).strip("*/+")
+    if not any(ch.isdigit() for ch in expression) or "***" in expression or expression.count("**") > 1:
+        return None
+    return expression
+
+
+def _numeric(token: str) -> bool:
+    return token[:1].isdigit() or token[:1] in (".", ")")
+
+
+def _evaluate(
+    expressions: list[str | None], program: str | None, sandbox: Sandbox
+) -> tuple[list[float | None], list[float]]:
+    """Each expression's value (None: not arithmetic, or it did not evaluate), and the values of
+    the program's own sub-expressions (2 * 60 in `minutes = 2 * 60 + 15`), computed in the sandbox
+    in one run. The student's expressions hold only digits, operators and brackets."""
+    wanted = [e for e in expressions if e is not None][:MAX_EXPRESSIONS]
+    parts = _parts(program)
+    if not wanted and not parts:
+        return [None] * len(expressions), []
+    code = (
+        (program + "\n" if parts and program else "") + "def _values(texts, names):\n"
+        "    out = []\n"
+        "    for text in texts:\n"
+        "        try:\n"
+        "            out.append(float(eval(text, names)))\n"
+        "        except Exception:\n"
+        "            out.append(None)\n"
+        "    return out\n"
+        f"checked = _values({wanted!r}, {{'__builtins__': {{}}}})\n"
+        f"parts = _values({parts!r}, dict(globals()))\n"
+    )
+    result = sandbox.run(code, time_s=5.0, capture=("checked", "parts"))
+    found = [result.values.get(name) for name in ("checked", "parts")]
+    lists = [v.json if v is not None and isinstance(v.json, list) else [] for v in found]
+    numbers = iter(v if isinstance(v, int | float) and math.isfinite(v) else None for v in lists[0])
+    values = [next(numbers, None) if expression is not None else None for expression in expressions]
+    return values, [float(v) for v in lists[1] if isinstance(v, int | float) and math.isfinite(v)]
+
+
+def _parts(program: str | None) -> list[str]:
+    """The program's arithmetic sub-expressions as source text (parsed with working's caps)."""
+    if not program or len(program) > MAX_PROGRAM_CHARS:
+        return []
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    nodes = list(ast.walk(tree))
+    if len(nodes) > MAX_NODES:
+        return []
+    texts = (ast.get_source_segment(program, node) for node in nodes if isinstance(node, ast.BinOp))
+    return list(dict.fromkeys(t for t in texts if t and len(t) <= 200))[:MAX_EXPRESSIONS]
+
+
+def _quantities(
+    steps: Sequence[WorkingStep], variables: dict[str, CapturedValue], answer: str | None
+) -> list[_Quantity]:
+    """What the solution computed, the answer and the later steps first: a value a given number
+    also has (6 boxes, 6 muffins left) matches the step that computed it."""
+    found = []
+    value = number_in(answer) if answer else None
+    if value is not None:
+        found.append(_Quantity(value, f"the answer, {format_float(value)}"))
+    for step in reversed(steps):
+        value = number_in(step.value) if len(step.value) < 100 else None
+        if value is not None:
+            found.append(_Quantity(value, f"program line {step.line}: {step.text} → {step.value}"))
+    for name, captured in reversed(variables.items()):
+        data = captured.json
+        if isinstance(data, int | float) and not isinstance(data, bool) and math.isfinite(data):
+            found.append(_Quantity(float(data), f"{name} = {format_float(float(data))}"))
+    return found
+
+
+def _verdict(
+    line: _Line,
+    clause_values: list[list[float | None]],
+    quantities: list[_Quantity],
+    known: list[float],
+    given: list[float],
+) -> LineVerdict:
+    for clause in clause_values:
+        numbers = [v for v in clause if v is not None]
+        if any(not _close(v, numbers[0]) for v in numbers[1:]):
+            left, right = numbers[0], numbers[-1]
+            meant = next((q.step for q in quantities if _close(left, q.value)), None)
+            reason = f"arithmetic slip: that is {format_float(left)}, not {format_float(right)}"
+            return LineVerdict(line.text, False, reason, meant)
+    result = line.result
+    if result is None:
+        return LineVerdict(line.text, True, "no number to check", None)
+    copied = [n for n in line.operands if not any(_close(n, k) for k in known + [q.value for q in quantities])]
+    match = next((q for q in quantities if _close(result, q.value)), None)
+    if copied and match is None:
+        return LineVerdict(
+            line.text, False, f"{format_float(copied[0])} is not a number of the question or of an earlier step", None
+        )
+    if match is not None:
+        return LineVerdict(line.text, True, "right", match.step)
+    if any(_close(result, g) for g in given):
+        return LineVerdict(line.text, True, "a number the question gives", None)
+    return LineVerdict(line.text, False, f"no step of the solution has {format_float(result)}", None)
+
+
+def _close(student: float, exact: float) -> bool:
+    """Equal, or equal to the decimals the student wrote (3.33 for 10/3)."""
+    if abs(student - exact) <= RELATIVE_TOLERANCE * max(abs(student), abs(exact), 1e-12):
+        return True
+    text = repr(student)
+    decimals = len(text.split(".")[1]) if "." in text and "e" not in text and not student.is_integer() else 0
+    return decimals > 0 and abs(student - exact) <= 0.5 * 10**-decimals + 1e-12

@@ -1,0 +1,90 @@
+"""A student's working checked line by line against a program (real sandbox, no model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.reasoning.check_working import CheckedWorking, check_working
+from app.reasoning.extract import assigned_names
+from app.reasoning.runs import solution_of_run
+from sandbox import Sandbox
+
+SET = Path(__file__).resolve().parents[2] / "data" / "workings.jsonl"
+BAGELS = "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+BAGELS_PROGRAM = "spent = 5 * 3\nleft = 23 - spent\nprint(left)"
+
+
+def checked(working: str, sandbox: Sandbox, question: str = BAGELS, program: str = BAGELS_PROGRAM) -> CheckedWorking:
+    solution = solution_of_run(question, program, sandbox.run(program, capture=("ans", *assigned_names(program))))
+    return check_working(working, solution, sandbox)
+
+
+@pytest.mark.parametrize(
+    "working",
+    [
+        "5 × $3 = $15\n$23 - $15 = $8",
+        "23 - 5 × 3 = 8",  # one line, operator precedence
+        "5 bagels cost 5 * 3 = $15; 23 - 15 = 8",  # two steps on one line
+        "She spends 15 dollars\nso she has 8 left",  # words, no "="
+        "15 + 8 = 23, so 8 is left",  # checked the other way round
+        "23 - 15\n= 8",  # the result on its own line
+    ],
+)
+def test_correct_workings_in_many_forms_are_confirmed(working: str, sandbox: Sandbox) -> None:
+    result = checked(working, sandbox)
+    assert result.first_wrong is None, result.lines
+
+
+def test_the_first_wrong_line_is_named_with_the_solutions_step_beside_it(sandbox: Sandbox) -> None:
+    result = checked("5 × 3 = 15\n23 - 15 = 9\n9 + 1 = 10", sandbox)
+    assert result.first_wrong == 1
+    line = result.lines[1]
+    assert line.reason == "arithmetic slip: that is 8, not 9" and line.step == "the answer, 8"
+    assert result.lines[0].ok and result.lines[0].step is not None and "15" in result.lines[0].step
+    assert result.to_json()["first_wrong"] == 1 and result.to_json()["answer"] == "8"
+
+
+def test_a_number_no_step_has_and_a_number_copied_wrong_are_named(sandbox: Sandbox) -> None:
+    assert checked("5 + 3 = 8", sandbox).lines[0].reason.startswith("right")  # 8 is the answer, by luck
+    wrong_operation = checked("5 + 3 = 8\n23 + 8 = 31", sandbox)
+    assert wrong_operation.first_wrong == 1 and wrong_operation.lines[1].reason == "no step of the solution has 31"
+    copied = checked("5 × 3 = 15\n32 - 15 = 17", sandbox)
+    assert copied.first_wrong == 1
+    assert copied.lines[1].reason == "32 is not a number of the question or of an earlier step"
+
+
+def test_a_working_that_stops_short_misses_a_step(sandbox: Sandbox) -> None:
+    result = checked("5 × 3 = 15", sandbox)
+    assert result.first_wrong == 0 and "a step is missing after it: the answer is 8" in result.lines[0].reason
+
+
+def test_a_unit_conversion_is_not_an_arithmetic_slip(sandbox: Sandbox) -> None:
+    question = "A movie lasts 2 hours and 15 minutes. How many minutes is that?"
+    result = checked(
+        "2 h = 120 min\n120 + 15 = 135 minutes", sandbox, question, "minutes = 2 * 60 + 15\nprint(minutes)"
+    )
+    assert result.first_wrong is None, result.lines
+
+
+def test_hostile_workings_are_capped_and_never_run_here(sandbox: Sandbox) -> None:
+    """Code, huge powers and huge texts: only digits and operators reach the sandbox, and a line
+    that cannot be evaluated is not arithmetic."""
+    result = checked("__import__('os').system('echo hi') = 8\n9^9^9^9 = 1\n" + "1+" * 5000 + "1 = 2", sandbox)
+    assert len(result.lines) <= 3 and all(len(line.text) <= 300 for line in result.lines)
+    assert checked("x" * 100_000, sandbox).lines[0].text == "x" * 300
+
+
+def test_the_labelled_workings_are_checked_at_the_planted_line(sandbox: Sandbox) -> None:
+    """The set the benchmark reports on (tests/data/workings.jsonl): every planted error at its line,
+    no correct working flagged."""
+    items = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(items) >= 40 and len({item["question"] for item in items}) >= 15
+    misses = []
+    for item in items:
+        result = checked("\n".join(item["working"]), sandbox, item["question"], item["program"])
+        if result.first_wrong != item["wrong_line"]:
+            misses.append((item["working"], item["wrong_line"], result.first_wrong))
+    assert len(misses) <= 0.1 * len(items), misses
