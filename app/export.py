@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from app.reasoning import Solution
+from app.reasoning.check_working import CheckedWorking
 from app.reasoning.working import worked_solution
 from sandbox import TraceStep
 
@@ -50,7 +51,9 @@ def _math(latex: str) -> str:
     return html.escape(latex.replace("$", "").replace("`", ""), quote=False)
 
 
-def to_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) -> str:
+def to_markdown(
+    solution: Solution, trace: tuple[TraceStep, ...] | None = None, checked: CheckedWorking | None = None
+) -> str:
     question = markdown_text(solution.question.strip())
     parts = [f"# {markdown_text(_title(solution.question))}", "", "## Question", "", question, ""]
     if solution.program:
@@ -66,6 +69,8 @@ def to_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) 
         f"**{markdown_text(solution.answer)}**" if solution.answer else f"No answer: {markdown_text(solution.message)}."
     )
     parts += ["## Answer", "", answer, ""]
+    if checked is not None:
+        parts += ["## Your working, checked", "", checked_markdown(checked), ""]
     if trace:
         parts += ["## Step by step", "", "| step | line | variables |", "|---|---|---|"]
         for number, step in enumerate(trace, 1):
@@ -119,16 +124,28 @@ def working_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = N
     return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
 
 
+def checked_markdown(checked: CheckedWorking) -> str:
+    """The student's working as checked: each line marked, why, and the solution's step."""
+    rows = []
+    for line in checked.lines:
+        step = f" (the solution: {table_cell(line.step)})" if line.step and not line.ok else ""
+        rows.append(f"- {'✓' if line.ok else '✗'} {table_cell(line.text)} — {table_cell(line.reason)}{step}")
+    return "\n".join(rows)
+
+
 def _title(question: str) -> str:
     first = question.strip().splitlines()[0] if question.strip() else "Solution"
     return first if len(first) <= 80 else first[:77] + "…"
 
 
-def export_text(solution: Solution, suffix: str, trace: tuple[TraceStep, ...] | None = None) -> str:
+def export_text(
+    solution: Solution, suffix: str, trace: tuple[TraceStep, ...] | None = None, checked: CheckedWorking | None = None
+) -> str:
     """The solve in the format a file name's suffix asks for: a notebook (.ipynb), a Python
-    script (.py), else Markdown (with the step-through table when there is a trace)."""
+    script (.py), else Markdown (with the step-through table when there is a trace, and the
+    student's working as checked)."""
     if suffix == ".ipynb":
         return notebook_text(solution)
     if suffix == ".py":
         return to_python(solution)
-    return to_markdown(solution, trace)
+    return to_markdown(solution, trace, checked)

@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.data import DataError, DataSet, open_data
 from app.reasoning import CancelToken, ExecutionFinished, ProgramExtracted, Solution
+from app.reasoning.check_working import check_working
 from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of, wants_graph
 from app.reasoning.methods import DEFAULT_METHOD, OPTIONS, Method, solve, warm_up
@@ -315,6 +316,15 @@ class SolveController(QObject):
                 self.work.graphed(graph)
 
         self._submit(job, drawn, self._on_job_failed, name="graph")
+
+    def check_working(self, working: str) -> None:
+        """The student's working checked against the solution shown (its program's quantities)."""
+        solution = self.work.solution
+        if solution is None or not solution.answered:
+            self.failed.emit("Solve the question first: your working is checked against its solution.")
+            return
+        job = lambda _report: check_working(working, solution, self.sandbox)  # noqa: E731
+        self._submit(job, self.work.working_checked, self._on_job_failed, name="check working")
 
     def explain_line(self, question: str, program: str, number: int) -> None:
         """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""

@@ -27,7 +27,7 @@ class Exporter(QObject):
         """Write the current solve as Markdown, Python or a notebook, chosen by the file's suffix."""
         if self._work.solution is None:
             raise ValueError("nothing to export yet")
-        text = export_text(self._work.solution, path.suffix, self._work.trace)
+        text = export_text(self._work.solution, path.suffix, self._work.trace, self._work.checked)
         graph = self._pane.graph_pixmap
         if graph is not None and path.suffix == ".md":  # the figure beside the Markdown, linked from it
             picture = path.with_name(f"{path.stem}-graph.png")

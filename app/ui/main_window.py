@@ -129,6 +129,7 @@ class MainWindow(QMainWindow):
         o.copy_program_button.clicked.connect(lambda: self._copy(self.editor.toPlainText(), "the program"))
         o.alternative_button.clicked.connect(self.work.chose_alternative)
         o.sample_chosen.connect(self._on_sample_chosen)
+        o.working.check_requested.connect(self.controller.check_working)
         self._bind_keys()
 
     def _bind_keys(self) -> None:

@@ -130,6 +130,7 @@ class OutputPane(QWidget):
         work.forgotten.connect(self.forget_answer)
         work.revealed.connect(self._on_revealed)
         self.working.finished_trying.connect(work.reveal)
+        work.checked_changed.connect(lambda: self.working.show_checked(work.checked))
         events.subscribe(TokenStreamed, self._on_token)
         events.subscribe(VoteStarted, self._on_vote_started)
         events.subscribe(LaneStreamed, lambda streamed: self.lanes.append(streamed.lane, streamed.text))

@@ -19,6 +19,7 @@ from typing import Literal
 from PySide6.QtCore import QObject, Signal
 
 from app.reasoning import Solution, SolveStatus
+from app.reasoning.check_working import CheckedWorking
 from app.reasoning.graphs import Graph
 from app.reasoning.runs import RunView
 from sandbox import TraceStep
@@ -32,6 +33,7 @@ class Work(QObject):
     run_changed = Signal(RunView)
     graph_changed = Signal(Graph)
     forgotten = Signal()
+    checked_changed = Signal()  # the student's working was checked (or the check no longer applies)
     revealed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -45,6 +47,7 @@ class Work(QObject):
         self.try_yourself = False  # the student works the answer out before it is shown
         self.hiding = False  # the shown answer waits until the student asks for it
         self.asked = ""  # the question of the solve in progress
+        self.checked: CheckedWorking | None = None  # the student's working, checked against `solution`
 
     def start_over(self, question: str = "") -> None:
         """A new solve (of `question`): nothing of the last one applies."""
@@ -82,6 +85,10 @@ class Work(QObject):
         )  # fmt: skip
         self._show(chosen, "choice")
 
+    def working_checked(self, checked: CheckedWorking) -> None:
+        self.checked = checked
+        self.checked_changed.emit()
+
     def graphed(self, graph: Graph) -> None:
         self.graph = graph
         self.graph_changed.emit(graph)
@@ -106,5 +113,8 @@ class Work(QObject):
 
     def _show(self, solution: Solution, origin: Origin) -> None:
         self.solution, self.origin = solution, origin
+        if self.checked is not None:  # checked against another solution
+            self.checked = None
+            self.checked_changed.emit()
         self.hiding = self.try_yourself and solution.answered and bool(solution.calls)
         self.solution_changed.emit(solution)

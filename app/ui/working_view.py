@@ -5,17 +5,24 @@ Try it yourself: the steps stay hidden until the student reveals them one at a t
 answer; the answer is checked with the evaluator's grader (18 = 18.0 = $18, 3/4 = 0.75), and a
 wrong one is met with the first step to compare, not the answer.
 
-Signals: finished_trying() — the student asked to see everything.
+Check my working: the student types their own working, one step per line (Enter: a new line,
+Ctrl+Enter: check); each line comes back marked right or wrong, the first wrong one with what is
+wrong and the solution's step beside it (`app.reasoning.check_working`).
+
+Signals: finished_trying() — the student asked to see everything; check_requested(str) — the
+student's working, to be checked.
 """
 
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.evaluation.grader import grade
+from app.reasoning.check_working import CheckedWorking
 from app.reasoning.working import WorkingStep
 from app.ui.background import Background
 from app.ui.math_view import Formulas
@@ -25,6 +32,7 @@ from sandbox.display import display_text
 
 class WorkingView(QWidget):
     finished_trying = Signal()
+    check_requested = Signal(str)
 
     def __init__(self, drawing: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -46,11 +54,27 @@ class WorkingView(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         for widget in (self.attempt, self.check_button, self.reveal_button, self.show_all_button):
             row.addWidget(widget)
+        self.my_working = QPlainTextEdit()
+        self.my_working.setPlaceholderText("Your working, one step per line (3 boxes × 6 = 18) — Ctrl+Enter checks it")
+        self.my_working.setTabChangesFocus(True)
+        self.my_working.setMaximumHeight(110)
+        self.check_working_button = QPushButton("Check my working")
+        self.check_working_button.setToolTip("Each line's arithmetic and result against the solution (Ctrl+Enter)")
+        self.my_verdicts = Label("")
+        self.my_verdicts.setWordWrap(True)
+        self.my_verdicts.setVisible(False)
+        mine = QHBoxLayout()
+        mine.addWidget(self.my_working, 1)
+        mine.addWidget(self.check_working_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.try_box)
         layout.addWidget(self.verdict)
-        layout.addWidget(self.area)
+        layout.addWidget(self.area, 1)
+        layout.addLayout(mine)
+        layout.addWidget(self.my_verdicts)
+        self.check_working_button.clicked.connect(self._on_check_working)
+        self.my_working.installEventFilter(self)  # Ctrl+Enter checks; Enter stays a new line
         self.check_button.clicked.connect(self.check)
         self.attempt.returnPressed.connect(self.check)
         self.reveal_button.clicked.connect(self.reveal_next)
@@ -95,6 +119,42 @@ class WorkingView(QWidget):
             self.verdict.setText(f"Not yet: {self.attempt.text().strip()} is not the answer.{compare}")
             self.shown = max(self.shown, 1)
         self._render()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.my_working and isinstance(event, QKeyEvent):
+            enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            if enter and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                if event.type() == QEvent.Type.ShortcutOverride:  # here Ctrl+Enter checks, it does not solve
+                    event.accept()
+                    return True
+                if event.type() == QEvent.Type.KeyPress:
+                    self._on_check_working()
+                    return True
+        return super().eventFilter(watched, event)
+
+    def _on_check_working(self) -> None:
+        text = self.my_working.toPlainText()
+        if text.strip():
+            self.my_verdicts.setText("Checking your working…")
+            self.my_verdicts.setVisible(True)
+            self.check_requested.emit(text)
+
+    def show_checked(self, checked: CheckedWorking | None) -> None:
+        """Each line of the student's working, marked; the first wrong one says why, beside the
+        solution's step (None: nothing checked against the solution shown)."""
+        if checked is None:
+            self.my_verdicts.clear()
+            self.my_verdicts.setVisible(False)
+            return
+        rows = []
+        for number, line in enumerate(checked.lines, start=1):
+            mark = "✓" if line.ok else "✗"
+            step = f"\n      the solution: {line.step}" if line.step and not line.ok else ""
+            rows.append(f"{mark} {number}. {line.text} — {line.reason}{step}")
+        first = checked.first_wrong
+        rows.append("Every line is right." if first is None else f"Look again at line {first + 1}.")
+        self.my_verdicts.setText(display_text("\n".join(rows)))
+        self.my_verdicts.setVisible(True)
 
     def _on_show_all_clicked(self) -> None:
         self._answer = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -88,3 +89,35 @@ def test_trying_hides_the_answer_in_the_history_too_and_step_through_keeps_what_
     assert view.trying and view.shown == 2
     view.show_all_button.click()
     assert "→ 8" in window.history_panel.list.item(0).text()
+
+
+def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
+    qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
+) -> None:
+    window = make_window(ScriptedModel([BAGELS]))
+    window.question.setPlainText(
+        "Olivia has $23. She bought five bagels for $3 each. How much money does she have left?"
+    )
+    window.question_pane.pick_method("pal")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    view = window.output_pane.working
+    view.my_working.setFocus()
+    qtbot.keyClicks(view.my_working, "5 x 3 = 15")
+    qtbot.keyClick(view.my_working, Qt.Key.Key_Return)  # Enter: a new line, not a check
+    qtbot.keyClicks(view.my_working, "$23 - $15 = $9")
+    assert view.my_working.toPlainText() == "5 x 3 = 15\n$23 - $15 = $9" and window.work.checked is None
+    with qtbot.waitSignal(window.work.checked_changed, timeout=30_000):
+        qtbot.keyClick(view.my_working, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    shown = view.my_verdicts.text().splitlines()
+    assert shown[0].startswith("✓ 1. 5 x 3 = 15 — right")
+    assert shown[1] == "✗ 2. $23 - $15 = $9 — arithmetic slip: that is 8, not 9"
+    assert shown[-1] == "Look again at line 2."
+    path = tmp_path / "solve.md"
+    window.export_to(path)
+    exported = path.read_text(encoding="utf-8")
+    assert "## Your working, checked" in exported and "✗ \\$23 - \\$15 = \\$9 — arithmetic slip" in exported
+    window.controller.model = ScriptedModel([BAGELS])
+    with qtbot.waitSignal(window.work.checked_changed, timeout=30_000):
+        window.solve()
+    assert not view.my_verdicts.isVisible()  # checked against the last solution, not this one
