@@ -287,8 +287,8 @@ def _print_answer(solution: Solution) -> None:
         return
     print(f"Answer: {display_text(solution.answer or '')}")
     confidence = solution.confidence
-    print(f"Checked: {confidence.words} ({display_text(confidence.text)})")
-    print(f"  {confidence.measured}")
+    print(f"Checked: {confidence.words}")
+    print(f"  {display_text(confidence.text[:1].upper() + confidence.text[1:])}. {confidence.measured}")
     if solution.samples > 1 and not confidence.confident:
         print("  Compare the answers with --json before trusting this one.")
     if solution.fallback_used:  # never silently: the answer is not a program's

@@ -12,7 +12,9 @@ The student writes one step per line as they would on paper — "3 boxes × 6 = 
 3. the numbers it starts from must come from the question, an earlier line or the solution.
 
 The first line that fails is the one to look at: an arithmetic slip, a number no step of the
-solution has (a wrong operation, a unit mix-up), or a number copied wrong. A working that is right
+solution has (a wrong operation, a unit mix-up), or a number copied wrong. A working that takes
+another route (27 / 3 = 9 packs where the solution priced one pen) and reaches the answer is right
+line by line; only a route that misses the answer is pointed at where it left the solution. A working that is right
 line by line but stops before the answer is missing a step. No model call is needed.
 
 Everything read here is the student's or the program's text: lines and expressions are capped and
@@ -25,7 +27,7 @@ import ast
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.reasoning.numbers import format_float, number_in
 from app.reasoning.solution import Solution
@@ -50,6 +52,7 @@ class LineVerdict:
     ok: bool
     reason: str  # in words: what is right, or what is wrong and what the solution has
     step: str | None  # the solution's matching step ("total = 3 × 6 = 18"), if one matched
+    off_route: bool = False  # right arithmetic from known numbers, but a value the solution never has
 
     def to_json(self) -> dict[str, object]:
         return {"text": self.text, "ok": self.ok, "reason": self.reason, "step": self.step}
@@ -120,6 +123,12 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
+    reaches = bool(lines) and target is not None and lines[-1].result is not None and _close(lines[-1].result, target)
+    if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
+        verdicts = [
+            replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
+            for v in verdicts
+        ]
     if verdicts and all(v.ok for v in verdicts) and target is not None:
         last = lines[-1].result
         if last is None or not _close(last, target):  # right so far, but it stops short of the answer
@@ -268,7 +277,7 @@ def _verdict(
         return LineVerdict(line.text, True, "right", match.step)
     if any(_close(result, g) for g in given):
         return LineVerdict(line.text, True, "a number the question gives", None)
-    return LineVerdict(line.text, False, f"no step of the solution has {format_float(result)}", None)
+    return LineVerdict(line.text, False, f"no step of the solution has {format_float(result)}", None, off_route=True)
 
 
 def _close(student: float, exact: float) -> bool:

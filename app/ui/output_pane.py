@@ -292,8 +292,11 @@ class OutputPane(QWidget):
             lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {failed} failed")
         if solution.answered:
             confidence = solution.confidence
-            lines.append(f"Checked: {confidence.words} ({display_text(confidence.text)})")
-        self.votes.setToolTip(solution.confidence.measured if solution.answered else "")
+            lines.append(f"Checked: {confidence.words}")
+        detail = solution.confidence  # in detail, and how often answers checked this way were right
+        self.votes.setToolTip(
+            display_text(f"{detail.text[:1].upper()}{detail.text[1:]}. {detail.measured}") if solution.answered else ""
+        )
         if solution.fallback_used:
             lines.append("No program gave this answer: it is chain of thought's, not a program's")
             if solution.error:  # why the program's answer was not used

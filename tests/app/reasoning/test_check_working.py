@@ -88,3 +88,14 @@ def test_the_labelled_workings_are_checked_at_the_planted_line(sandbox: Sandbox)
         if result.first_wrong != item["wrong_line"]:
             misses.append((item["working"], item["wrong_line"], result.first_wrong))
     assert len(misses) <= 0.1 * len(items), misses
+
+
+def test_another_route_to_the_answer_is_right_and_one_that_misses_it_is_pointed_at(sandbox: Sandbox) -> None:
+    """Seen in the window: the solution priced one pen (4 / 3), the student counted packs."""
+    question = "A shop sells pens at 3 for $4. Tom buys 27 pens and pays with a $50 bill. How much change does he get?"
+    program = "price = 4 / 3\ncost = price * 27\nchange = 50 - cost\nprint(change)"
+    right = checked("27 / 3 = 9 packs\n9 x $4 = $36\n$50 - $36 = $14", sandbox, question, program)
+    assert right.first_wrong is None and right.lines[0].reason == "right, by another route than the solution's"
+    missed = checked("27 / 3 = 9 packs\n9 + 4 = 13\n50 - 13 = 37", sandbox, question, program)
+    assert missed.first_wrong == 0 and missed.lines[0].reason == "no step of the solution has 9"
+    assert "off_route" not in missed.lines[0].to_json()
