@@ -4,6 +4,7 @@ step's line explained by its comment (real widgets, real sandbox)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
@@ -77,3 +78,29 @@ def test_a_plain_run_after_stepping_leaves_no_old_steps_behind(qtbot: QtBot, mak
         window.run_program()
     assert window.editor.step_line == 0 and window.work.trace is None
     assert stepper.slider.maximum() == 0 and not stepper.forward_button.isEnabled()
+
+
+def test_predict_the_next_value_hides_it_until_guessed_and_counts_right_guesses(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    window = make_window(ScriptedModel([]))
+    window.editor.setPlainText("boxes = 3\nsold = boxes * 6\nleft = 24 - sold\nprint(left)")
+    window.trace_program()
+    stepper = window.output_pane.stepper
+    qtbot.waitUntil(lambda: stepper.slider.maximum() > 0, timeout=30_000)
+    stepper.quiz.setChecked(True)
+    stepper.forward_button.click()  # line 1 runs: boxes is about to be shown
+    assert _rows(stepper.variables)["boxes"].text() == "?" and stepper.guess.isVisible()
+    assert stepper.quiz_line.text() == "What will boxes be after line 1 runs?"
+    qtbot.keyClicks(stepper.guess, "3")
+    qtbot.keyClick(stepper.guess, Qt.Key.Key_Return)
+    assert (
+        _rows(stepper.variables)["boxes"].text() == "3" and stepper.quiz_line.text() == "Right. 1 of 1 guesses right."
+    )
+    stepper.forward_button.click()
+    assert _rows(stepper.variables)["sold"].text() == "?"
+    qtbot.keyClicks(stepper.guess, "9")
+    qtbot.keyClick(stepper.guess, Qt.Key.Key_Return)
+    assert stepper.quiz_line.text() == "Not quite: it is 18. 1 of 2 guesses right."
+    stepper.back_button.click()  # stepping back asks nothing
+    assert not stepper.guess.isVisible() and "?" not in [v.text() for v in _rows(stepper.variables).values()]
