@@ -291,15 +291,8 @@ class _Rounds:
             for run in members_now:
                 position, shared.lane = self.position, self.first_lane + self.position
                 self.position += 1
-                # Settled: a solve whose answer is already in hand costs nothing, the rest are not run.
-                result = (
-                    self.previews.get(position)
-                    if ended
-                    else run(self.live)
-                    if shared.lane not in shared.stopped
-                    else None
-                )
-                if result is None or shared.lane in shared.stopped:  # stopped in the batch, or not needed
+                result = self._solved(run, position, settled=ended)
+                if result is None:  # stopped in the batch, or not needed
                     self.report(LaneFinished(shared.lane, None, None, needed=False))
                     continue
                 self.done.append(result)
@@ -316,6 +309,15 @@ class _Rounds:
             if ended or self._may_end():
                 return self._finished()
         return self._finished()
+
+    def _solved(self, run: Member, position: int, *, settled: bool) -> Solution | None:
+        """The solve at `position`; once the vote is settled only an answer already in hand (it
+        costs nothing), and None for a solve whose sequence was stopped as not needed."""
+        if settled:
+            return self.previews.get(position)
+        lane = self.first_lane + position
+        result = run(self.live) if lane not in self.shared.stopped else None
+        return None if lane in self.shared.stopped else result  # its own sequence may stop while it runs
 
     def _learned(self, position: int, answer: str | None) -> None:
         """A solve's answer is known: the first one is reported at once."""

@@ -12,7 +12,7 @@ from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed, LanesW
 from app.reasoning.methods import solve
 from app.reasoning.rounds import RoundModel, first_request, settled
 from app.reasoning.session import CancelToken
-from app.reasoning.solution import SolveStatus, Vote
+from app.reasoning.solution import Solution, SolveStatus, Vote
 from models.testing import ScriptedModel
 from models.types import BatchEvent, Capabilities, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
@@ -48,7 +48,12 @@ def test_three_agreeing_samples_end_a_vote_of_five(sandbox: Sandbox) -> None:
     assert solution.answer == "12"
     assert solution.votes == (Vote("12", 3),)
     assert solution.samples == 3 and len(model.requests) == 3  # the last two were never asked for
-    assert solution.to_json()["confidence"] == {"text": "3 of 3 programs agree", "value": 1.0, "confident": True}
+    assert _confidence(solution) == {
+        "text": "3 of 3 programs agree",
+        "value": 1.0,
+        "confident": True,
+        "level": "programs",
+    }
 
 
 def test_disagreement_draws_every_sample(sandbox: Sandbox) -> None:
@@ -56,10 +61,11 @@ def test_disagreement_draws_every_sample(sandbox: Sandbox) -> None:
     solution = solve("q", "sc-pal", model, sandbox)
     assert len(model.requests) == 5
     assert solution.votes == (Vote("12", 2), Vote("10", 2), Vote("7", 1))
-    assert solution.to_json()["confidence"] == {
+    assert _confidence(solution) == {
         "text": "two answers tied: 12 (2) and 10 (2)",
         "value": 0.4,
         "confident": False,
+        "level": "programs, split",
     }
 
 
@@ -109,13 +115,25 @@ def test_every_sample_failing_says_so(sandbox: Sandbox) -> None:
     model = ScriptedModel([FAILS] * 5, parallel=8)  # one batch of five, every program failing
     solution = solve("q", "sc-pal", model, sandbox)
     assert not solution.answered and solution.votes == ()
-    assert solution.to_json()["confidence"] == {"text": "every program failed", "value": 0.0, "confident": False}
+    assert _confidence(solution) == {"text": "every program failed", "value": 0.0, "confident": False, "level": "none"}
 
 
 def test_a_single_program_is_not_cross_checked(sandbox: Sandbox) -> None:
     solution = solve("q", "pal", ScriptedModel([pal("2")]), sandbox)
-    confidence = solution.to_json()["confidence"]
-    assert confidence == {"text": "one program, not cross-checked", "value": None, "confident": False}
+    confidence = _confidence(solution)
+    assert confidence == {
+        "text": "one program, not cross-checked",
+        "value": None,
+        "confident": False,
+        "level": "one program",
+    }
+
+
+def _confidence(solution: Solution) -> dict[str, object]:
+    """The support as `ask --json` gives it, without the words and figure of its level (test_support)."""
+    data = solution.to_json()["confidence"]
+    assert set(data) == {"text", "value", "confident", "level", "words", "measured"}
+    return {key: data[key] for key in ("text", "value", "confident", "level")}
 
 
 class _CutsTheLast:
