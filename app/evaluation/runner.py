@@ -65,7 +65,11 @@ def record_of(item: Item, method: Method, solution: Solution, sandbox: Sandbox |
         "program": solution.program,
         "error": solution.error,
         # each solve of a vote (a mixed vote's methods): what each method alone would have answered
-        "sampled": [{"method": s.method, "answer": s.answer} for s in solution.sampled],
+        # and chain of thought's reasoning, whose arithmetic a rescoring may check
+        "sampled": [
+            {"method": s.method, "answer": s.answer, **({"reasoning": s.reasoning} if s.reasoning else {})}
+            for s in solution.sampled
+        ],
     }
 
 

@@ -24,6 +24,7 @@ read by linear-time patterns.
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -37,7 +38,7 @@ from sandbox import CapturedValue, Sandbox
 MAX_LINES = 60
 MAX_LINE_CHARS = 300
 MAX_EXPRESSIONS = 200
-RELATIVE_TOLERANCE = 1e-6
+RELATIVE_TOLERANCE = 1e-9  # floating-point error only: 160780001 is not 160780000
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
@@ -137,9 +138,63 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     return CheckedWorking(answer, tuple(verdicts))
 
 
-def _parse(text: str) -> _Line:
+def arithmetic_slips(reasoning: str, sandbox: Sandbox) -> tuple[str, ...]:
+    """The statements of `reasoning` (chain of thought's, or anyone's prose) whose written
+    arithmetic is wrong, each as "16 × 3 = 46 (that is 48)" — evaluated in the sandbox in one run.
+    Only a calculation is judged: an operator on the left of "=", a value or a calculation on its
+    right ("2 hours 30 minutes = 150 minutes" and "x = 5" are not calculations); a whole number
+    for a division that is not whole is a count, not a slip. Small models slip most on large
+    numbers, where programs do not."""
+    texts = [line.strip()[:MAX_LINE_CHARS] for line in reasoning.splitlines() if "=" in line][:MAX_LINES]
+    claims: list[tuple[str, str, str]] = []  # (the calculation as written, its left, its right)
+    for text in texts:
+        for clause in _CLAUSES.split(_plain(text)):
+            sides = clause.split("=")
+            for left, right in itertools.pairwise(sides):
+                calculation, value = _written_out(left, left=True), _written_out(right, left=False)
+                if calculation is not None and value is not None:
+                    written = _SENTENCE_END.split(right, maxsplit=1)[0].strip()
+                    said = f"{_SENTENCE_START.split(left)[-1].strip()} = {written}"
+                    claims.append((said, calculation, value))
+    if not claims:
+        return ()
+    values, _ = _evaluate(
+        [e for _, left, right in claims[: MAX_EXPRESSIONS // 2] for e in (left, right)], None, sandbox
+    )
+    slips = []
+    for n, (text, _, _) in enumerate(claims[: MAX_EXPRESSIONS // 2]):
+        exact, written = values[2 * n], values[2 * n + 1]
+        if exact is None or written is None or _close(written, exact):
+            continue
+        if written.is_integer() and not exact.is_integer() and abs(written - exact) < 1:
+            continue  # 17 / 5 = 3 full boxes
+        slips.append(f"{text} (that is {format_float(exact)})")
+    return tuple(dict.fromkeys(slips))
+
+
+_SENTENCE_START = re.compile(r"[.;:!?]\s")
+_SENTENCE_END = re.compile(r"[,;:!?](?:\s|$)|\.(?:\s|$)|\s(?:and|so|which|because|for|per|each)\s", re.I)
+
+
+def _written_out(side: str, *, left: bool) -> str | None:
+    """One side of "=" as arithmetic. Of a left side its end ("She sells 16 - 3 - 4"), which must
+    calculate; of a right side its first phrase ("9 duck eggs. She makes …"), every number in it."""
+    text = side if left else _SENTENCE_END.split(side, maxsplit=1)[0]
+    expression = _expression(text)
+    if expression is None:
+        return None
+    if left:
+        return expression if any(op in expression.lstrip("(-") for op in "+-*/") else None
+    return expression if len(_NUMBER.findall(expression)) == len(_NUMBER.findall(text)) else None
+
+
+def _plain(text: str) -> str:
     plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
-    plain = re.sub(r"%\s*of\b", "% *", plain)
+    return re.sub(r"%\s*of\b", "% *", plain)
+
+
+def _parse(text: str) -> _Line:
+    plain = _plain(text)
     clauses = [c for c in _CLAUSES.split(plain) if c.strip()]
     sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
@@ -165,7 +220,7 @@ def _expression(side: str) -> str | None:
     parts: list[str] = []
     tokens = _TOKEN.findall(side)
     for n, token in enumerate(tokens):
-        if token[0].isdigit() or token[0] == ".":
+        if token[0].isdigit() or token[:2].lstrip(".")[:1].isdigit():  # "12", ".5"; not a full stop
             if parts and (parts[-1][-1:].isdigit() or parts[-1] == ")"):
                 parts = []  # "5 bagels cost 5 * 3": two numbers with only words between, the sum starts here
             parts.append(f"({token[:-1]}/100)" if token.endswith("%") else token)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from app.data import DataSet
 from app.reasoning.answer_kind import asked_kind, in_asked_form
+from app.reasoning.check_working import arithmetic_slips
 from app.reasoning.choices import Choice, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
@@ -162,14 +163,17 @@ def solve(
     if spec.base == "mix":
         members = [once(Method(part), context.sampling) for part in MIX]
         first, notes = _in_rounds(members, sample_labels(MIX), context, needed=len(CROSS_CHECK))
-        solution = _vote(first, notes, question, MIX[: len(first)])
+        slips = _slips(first[0], context) if first else ()
+        if slips:
+            notes.append(f"Chain of thought's arithmetic has a slip: {slips[0]}; its answer counts last in a tie.")
+        solution = _vote(first, notes, question, MIX[: len(first)], slipped=bool(slips))
         if "more" in spec.options and _disputed(solution, first):
             seeds = range(1, SECOND_ROUND + 1)
             extra = [once(Method("pal"), replace(SAMPLING, seed=seed)) for seed in seeds]
             labels = sample_labels(MIX + ("pal",) * SECOND_ROUND)[len(MIX) :]
             second, more_notes = _in_rounds(extra, labels, context, first_lane=len(MIX))
             methods = MIX[: len(first)] + ("pal",) * len(second)
-            solution = _vote(first + second, notes + more_notes, question, methods)
+            solution = _vote(first + second, notes + more_notes, question, methods, slipped=bool(slips))
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
@@ -393,16 +397,27 @@ def degenerate(answer: str) -> bool:
     return text in ("", "none", "nan", "[]", "{}", "()") or number_in(text) == 0
 
 
-def _vote(samples: list[Solution], notes: list[str], question: str, methods: tuple[str, ...] = ()) -> Solution:
+def _slips(reasoning: Solution, context: SolveContext) -> tuple[str, ...]:
+    """Chain of thought's written calculations that are wrong, checked in the sandbox: its answer
+    is then the last a tie goes to (the programs' arithmetic ran; its own did not)."""
+    if reasoning.method != "cot" or not reasoning.answered or not reasoning.finish_reply:
+        return ()
+    return arithmetic_slips(reasoning.finish_reply, context.sandbox)
+
+
+def _vote(
+    samples: list[Solution], notes: list[str], question: str, methods: tuple[str, ...] = (), *, slipped: bool = False
+) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (chain of
-    thought first, so a three-way tie of the first round goes to it; after a second round a tie
-    goes to the answer programs gave first); the working shown is a program's when one gave the
-    winning answer. Answers naming one of the question's options count as that option."""
+    thought first, so a three-way tie of the first round goes to it; after a second round, or when
+    its written arithmetic `slipped`, a tie goes to the answer programs gave first); the working
+    shown is a program's when one gave the winning answer. Answers naming one of the question's
+    options count as that option."""
     choices = choices_in(question)
     answers = [as_choice(s.answer, choices) if s.answered and s.answer is not None else None for s in samples]
     order = list(range(len(samples)))
-    if len(methods) > len(MIX):  # a second round ran: programs' answers before chain of thought's in a tie
+    if len(methods) > len(MIX) or slipped:  # programs' answers before chain of thought's in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     votes = vote([answers[number] for number in order])
     backed = True

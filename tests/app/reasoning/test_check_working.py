@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.reasoning.check_working import CheckedWorking, check_working
+from app.reasoning.check_working import CheckedWorking, arithmetic_slips, check_working
 from app.reasoning.extract import assigned_names
 from app.reasoning.runs import solution_of_run
 from sandbox import Sandbox
@@ -99,3 +99,21 @@ def test_another_route_to_the_answer_is_right_and_one_that_misses_it_is_pointed_
     missed = checked("27 / 3 = 9 packs\n9 + 4 = 13\n50 - 13 = 37", sandbox, question, program)
     assert missed.first_wrong == 0 and missed.lines[0].reason == "no step of the solution has 9"
     assert "off_route" not in missed.lines[0].to_json()
+
+
+def test_slips_in_written_reasoning_are_found_and_what_is_not_a_calculation_is_left_alone(sandbox: Sandbox) -> None:
+    """Chain of thought's prose: only calculations are judged, exactly (a large sum off by one is
+    a slip), in the sandbox; conversions, unknowns, counts from a division and rounding are not."""
+    reasoning = (
+        "She sells 16 - 3 - 4 = 9 eggs. She makes 9 * $2 = $18 every day.\n"
+        "The company spends $120,585,000 / 3 = $40,195,000, so 120585000 + 40195000 = 160780001 in total.\n"
+        "2 hours 30 minutes = 150 minutes. He rides 2 * 60 = 120 minutes, x = 5.\n"
+        "17 / 5 = 3 full boxes. 10 / 3 = 3.33 each; 20% of 50 = 10.\n"
+        "1234 × 56 = 69004 beads\nAnswer: 69004"
+    )
+    assert arithmetic_slips(reasoning, sandbox) == (
+        "120585000 + 40195000 = 160780001 in total (that is 160780000)",
+        "1234 × 56 = 69004 beads (that is 69104)",
+    )
+    assert arithmetic_slips("Answer: 5", sandbox) == ()
+    assert arithmetic_slips("__import__('os') = 1\n" + "9**9**9 = 1\n" * 500, sandbox) == ()

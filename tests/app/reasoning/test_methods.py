@@ -216,6 +216,20 @@ def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
     assert solution.fallback_used  # no program backs the answer
 
 
+def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandbox: Sandbox) -> None:
+    """Checked in the sandbox: 1234 × 56 is 69104; the reasoning that wrote 69004 loses the tie and
+    the solution says why. Its arithmetic right, the tie is still chain of thought's."""
+    slipped = "Each box holds 1234 × 56 = 69004 beads.\nAnswer: 69004"
+    solution = solve("q", "mix", ScriptedModel([slipped, pal("69104"), pot("70000")]), sandbox)
+    assert solution.answer == "69104" and not solution.fallback_used
+    assert "Chain of thought's arithmetic has a slip: Each box holds 1234 × 56 = 69004 beads (that is 69104)" in (
+        " ".join(solution.notes)
+    )
+    right = "Each box holds 1234 × 56 = 69104 beads, so 2 boxes hold 69104 × 2 = 138208.\nAnswer: 138208"
+    kept = solve("q", "mix", ScriptedModel([right, pal("69104"), pot("70000")]), sandbox)
+    assert kept.answer == "138208" and not kept.notes
+
+
 def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:
     reasoning = "Half of 10 is 5.\nAnswer: 5"
     model = ScriptedModel([FAILS, reasoning], chunk_size=2, chunk_delay_s=0.02)
