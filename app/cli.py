@@ -23,6 +23,7 @@ from app.check_command import add_check_command, run_check
 from app.data import DataError, DataSet, open_data
 from app.desktop_check import desktop_problem
 from app.paths import AppPaths
+from app.practice_command import add_practice_command, run_practice
 from app.reasoning import CancelToken, Event, ExecutionStarted, ModelStarted, Solution, TokenStreamed
 from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES, FirstAnswer, LanesWaiting
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--workers", type=int, default=None, help="concurrent solves (default 1; 4 with --backend)")
     _model_arguments(evaluate)
     _model_arguments(add_check_command(commands))
+    _model_arguments(add_practice_command(commands))
     return parser
 
 
@@ -185,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_eval(args, lambda: load_model(args, Progress(sys.stderr, enabled=True)))
     if args.command == "check":
         return run_check(args, lambda: load_model(args, Progress(sys.stderr, enabled=not args.json)))
+    if args.command == "practice":
+        return run_practice(args, lambda: load_model(args, Progress(sys.stderr, enabled=not args.json)))
     if args.command != "ask":
         if args.screenshot is not None:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

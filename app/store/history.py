@@ -51,7 +51,16 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The answer as the list shows it ("30 rows — see Table"), written when a solve finishes: the
     # list reads only the start of `answer`, too little to count a long table's rows.
     ("m002_listed_answer", ("ALTER TABLE solves ADD COLUMN listed_answer TEXT",)),
+    # Try it yourself: each answer the student entered or gave up on, for the practice tally.
+    (
+        "m003_practice",
+        (
+            "CREATE TABLE practice (id INTEGER PRIMARY KEY, created_at REAL NOT NULL, question TEXT NOT NULL, "
+            "outcome TEXT NOT NULL)",
+        ),
+    ),
 )
+OUTCOMES = ("right", "wrong", "revealed")  # of a practice attempt
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,20 @@ class History:
                 solve_id,
             ),
         )
+
+    def attempted(self, question: str, outcome: str) -> None:
+        """A practice attempt: the student's answer was right or wrong, or they revealed it."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"an attempt is one of {OUTCOMES}")
+        self._db.execute(
+            "INSERT INTO practice (created_at, question, outcome) VALUES (?, ?, ?)",
+            (time.time(), cap(question, LISTED_CHARS), outcome),
+        )
+
+    def practice_tally(self) -> dict[str, int]:
+        """How many attempts ended each way, every outcome named (0 when none)."""
+        counts = dict(self._db.execute("SELECT outcome, COUNT(*) FROM practice GROUP BY outcome").fetchall())
+        return {outcome: int(counts.get(outcome, 0)) for outcome in OUTCOMES}
 
     def mark_interrupted(self) -> int:
         """Solves left "running" by a process that died (crash, kill -9) become "interrupted"."""

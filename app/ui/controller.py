@@ -22,6 +22,7 @@ from app.reasoning.extract import assigned_names
 from app.reasoning.graphs import GRAPH_NAME, GRAPH_PROBE, Graph, graph_of, wants_graph
 from app.reasoning.methods import DEFAULT_METHOD, OPTIONS, Method, solve, warm_up
 from app.reasoning.pal import explain_line, propose_repair
+from app.reasoning.practice import make_variants
 from app.reasoning.runs import solution_of_run, view_of_run
 from app.reasoning.session import Limits
 from app.reasoning.solve_log import log_solution
@@ -122,6 +123,9 @@ class SolveController(QObject):
         self.events.subscribe(SandboxReady, self._on_sandbox_ready)
         self.events.subscribe(ProgramExtracted, self._on_program_extracted)
         self.events.subscribe(ExecutionFinished, self._on_execution_finished)
+        self.work.attempt.connect(self._on_attempt)
+        self.work.tallied(history.practice_tally())
+        self._variants = 0  # variants asked for: each asks with its own seed, so the numbers differ
 
     @property
     def is_busy(self) -> bool:
@@ -325,6 +329,51 @@ class SolveController(QObject):
             return
         job = lambda _report: check_working(working, solution, self.sandbox)  # noqa: E731
         self._submit(job, self.work.working_checked, self._on_job_failed, name="check working")
+
+    def another_one(self) -> None:
+        """A new question like the one shown, with other numbers: the program re-run on them and
+        chain of thought on the new text must agree; shown with its answer hidden and saved."""
+        solution, model = self.work.solution, self.model
+        if model is None:
+            self.failed.emit("The model is not loaded yet.")
+            return
+        if solution is None or not solution.answered or not solution.program:
+            self.failed.emit("Solve a question with a program first: its numbers are what changes.")
+            return
+        token = self._cancel = CancelToken()
+        seed, self._variants = self._variants, self._variants + 1
+        limits = Limits(self.settings.time_s, self.settings.memory_mb)
+
+        def job(report: Report) -> Solution | None:
+            def check(question: str) -> str | None:
+                report(Phase("Checking the new question with chain of thought…"))
+                reasoned = solve(question, "cot", model, self.sandbox, limits=limits, cancel=token)
+                return reasoned.answer if reasoned.answered else None
+
+            report(Phase("Writing a question like this one, with other numbers…"))
+            made = make_variants(solution, self.sandbox, check, 1, seed=seed, cancelled=lambda: token.cancelled)
+            if not made:
+                return None
+            question, program = made[0].question, made[0].program
+            result = self.sandbox.run(program, time_s=limits.time_s, capture=("ans", *assigned_names(program)))
+            return replace(solution_of_run(question, program, result), method="practice")
+
+        self._submit(job, self._on_variant, self._on_job_failed, name="another one like this")
+
+    def _on_variant(self, variant: Solution | None) -> None:
+        if variant is None:
+            self.failed.emit(
+                "No question like this one could be checked: its numbers are not the program's inputs, or chain of "
+                "thought did not reach the program's answer. Ask again for other numbers."
+            )
+            return
+        self.history.finish(self.history.start(variant.question, variant.method, {}), variant)
+        self.history_changed.emit()
+        self.work.practised(variant)
+
+    def _on_attempt(self, question: str, outcome: str) -> None:
+        self.history.attempted(question, outcome)
+        self.work.tallied(self.history.practice_tally())
 
     def explain_line(self, question: str, program: str, number: int) -> None:
         """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         o.alternative_button.clicked.connect(self.work.chose_alternative)
         o.sample_chosen.connect(self._on_sample_chosen)
         o.working.check_requested.connect(self.controller.check_working)
+        o.working.another_requested.connect(self.controller.another_one)
         self._bind_keys()
 
     def _bind_keys(self) -> None:

@@ -130,6 +130,9 @@ class OutputPane(QWidget):
         work.forgotten.connect(self.forget_answer)
         work.revealed.connect(self._on_revealed)
         self.working.finished_trying.connect(work.reveal)
+        self.working.attempted.connect(work.attempted)
+        work.tally_changed.connect(lambda: self.working.show_tally(work.tally))
+        self.working.show_tally(work.tally)
         work.checked_changed.connect(lambda: self.working.show_checked(work.checked))
         events.subscribe(TokenStreamed, self._on_token)
         events.subscribe(VoteStarted, self._on_vote_started)
@@ -148,7 +151,7 @@ class OutputPane(QWidget):
         origin, run = self._work.origin, self._work.last_run
         if origin == "run" and run is not None:
             self._show_run(run)
-        elif origin == "reopen":
+        elif origin in ("reopen", "practice"):
             self.clear()
             error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
             self.show_output(solution.output + (f"\n{error}" if error else ""))

@@ -105,7 +105,7 @@ class ProgramPane(QWidget):
 
     def _on_solution_changed(self, solution: Solution) -> None:
         origin = self._work.origin
-        if origin == "reopen":
+        if origin in ("reopen", "practice"):  # another question's program, whole
             self.forget_explanation()
             self.repair_view.dismiss()
             self.editor.setPlainText(solution.program or "")

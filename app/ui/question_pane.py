@@ -89,7 +89,7 @@ class QuestionPane(QWidget):
         work.solution_changed.connect(self._on_solution_changed)
 
     def _on_solution_changed(self, solution: Solution) -> None:
-        if self._work.origin == "reopen":
+        if self._work.origin in ("reopen", "practice"):
             self.question.setPlainText(solution.question)
             self.table.clear()
             self.pick_method(solution.method)

@@ -124,6 +124,8 @@ class StatusView(QObject):
             self._on_run_changed(self._controller.work.last_run)
         elif origin == "reopen":
             self.show(f"Reopened a past solve: {solution.message}")
+        elif origin == "practice":
+            self.show("A new question like the last one, with other numbers: its answer is checked and hidden.")
         elif origin == "choice":
             self.show("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 

@@ -8,7 +8,9 @@ Signals: started() — a new solve, nothing of the last one applies; solution_ch
 a solve, a hand run, a reopened solve or a chosen reading (`origin` says which; a hand run's run
 is `last_run`, so it reaches the panes once); run_changed(RunView) — a program of the solve in
 progress ran; graph_changed(Graph); forgotten() — the question changed, the answer was another
-question's; revealed() — the student asked to see the answer they were trying.
+question's; revealed() — the student asked to see the answer they were trying; attempt(question,
+outcome) — the student's try ended "right", "wrong" or "revealed", to be kept; tally_changed() —
+the practice tally (`tally`) changed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from app.reasoning.graphs import Graph
 from app.reasoning.runs import RunView
 from sandbox import TraceStep
 
-Origin = Literal["solve", "run", "reopen", "choice"]
+Origin = Literal["solve", "run", "reopen", "choice", "practice"]
 
 
 class Work(QObject):
@@ -35,6 +37,8 @@ class Work(QObject):
     forgotten = Signal()
     checked_changed = Signal()  # the student's working was checked (or the check no longer applies)
     revealed = Signal()
+    attempt = Signal(str, str)
+    tally_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -48,6 +52,7 @@ class Work(QObject):
         self.hiding = False  # the shown answer waits until the student asks for it
         self.asked = ""  # the question of the solve in progress
         self.checked: CheckedWorking | None = None  # the student's working, checked against `solution`
+        self.tally: dict[str, int] = {}  # practice attempts by outcome (right, wrong, revealed), all kept
 
     def start_over(self, question: str = "") -> None:
         """A new solve (of `question`): nothing of the last one applies."""
@@ -85,6 +90,20 @@ class Work(QObject):
         )  # fmt: skip
         self._show(chosen, "choice")
 
+    def practised(self, variant: Solution) -> None:
+        """A new question like the last one, its answer hidden whatever Try it yourself says: it
+        is there to be worked out."""
+        self.solve, self.trace, self.graph = variant, None, None
+        self._show(variant, "practice")
+
+    def attempted(self, outcome: str) -> None:
+        if self.solution is not None:
+            self.attempt.emit(self.solution.question, outcome)
+
+    def tallied(self, tally: dict[str, int]) -> None:
+        self.tally = dict(tally)
+        self.tally_changed.emit()
+
     def working_checked(self, checked: CheckedWorking) -> None:
         self.checked = checked
         self.checked_changed.emit()
@@ -116,5 +135,5 @@ class Work(QObject):
         if self.checked is not None:  # checked against another solution
             self.checked = None
             self.checked_changed.emit()
-        self.hiding = self.try_yourself and solution.answered and bool(solution.calls)
+        self.hiding = solution.answered and (origin == "practice" or (self.try_yourself and bool(solution.calls)))
         self.solution_changed.emit(solution)

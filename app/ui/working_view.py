@@ -9,8 +9,13 @@ Check my working: the student types their own working, one step per line (Enter:
 Ctrl+Enter: check); each line comes back marked right or wrong, the first wrong one with what is
 wrong and the solution's step beside it (`app.reasoning.check_working`).
 
+Another one like this: a new question of the same kind with other numbers, its answer checked by
+two methods and hidden (`app.reasoning.practice`); every try ends right, wrong or revealed, and the
+tally of them is kept in the history.
+
 Signals: finished_trying() — the student asked to see everything; check_requested(str) — the
-student's working, to be checked.
+student's working, to be checked; attempted(str) — a try ended "right", "wrong" or "revealed";
+another_requested() — the student asked for a new question like this one.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from sandbox.display import display_text
 class WorkingView(QWidget):
     finished_trying = Signal()
     check_requested = Signal(str)
+    attempted = Signal(str)
+    another_requested = Signal()
 
     def __init__(self, drawing: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,6 +48,7 @@ class WorkingView(QWidget):
         self._answer: str | None = None  # the answer to check against while trying
         self.shown = 0  # how many steps are visible while trying
         self._since = ""  # when the solve being tried was solved
+        self._settled = False  # the try ended (right, or revealed): later checks are not attempts
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
         self.attempt = QLineEdit(placeholderText="Your answer")
@@ -73,6 +81,7 @@ class WorkingView(QWidget):
         layout.addWidget(self.area, 1)
         layout.addLayout(mine)
         layout.addWidget(self.my_verdicts)
+        layout.addLayout(self._practice_row())
         self.check_working_button.clicked.connect(self._on_check_working)
         self.my_working.installEventFilter(self)  # Ctrl+Enter checks; Enter stays a new line
         self.check_button.clicked.connect(self.check)
@@ -80,6 +89,18 @@ class WorkingView(QWidget):
         self.reveal_button.clicked.connect(self.reveal_next)
         self.show_all_button.clicked.connect(self._on_show_all_clicked)
         self.show_steps([])
+
+    def _practice_row(self) -> QHBoxLayout:
+        self.another_button = QPushButton("Another one like this")
+        self.another_button.setToolTip(
+            "A new question of this kind with other numbers: the program and chain of thought must agree on its answer"
+        )
+        self.another_button.clicked.connect(self.another_requested)
+        self.tally = Label("")
+        practice = QHBoxLayout()
+        practice.addWidget(self.another_button)
+        practice.addWidget(self.tally, 1)
+        return practice
 
     @property
     def trying(self) -> bool:
@@ -92,7 +113,7 @@ class WorkingView(QWidget):
         self.steps, self._answer = steps, try_answer
         self.shown = min(self.shown, len(steps)) if again else 0 if try_answer is not None else len(steps)
         if try_answer is not None and not again:
-            self._since = time.strftime("%H:%M")
+            self._since, self._settled = time.strftime("%H:%M"), False
         self.try_box.setVisible(self.trying)
         self.attempt.clear()
         self.verdict.setText(
@@ -110,7 +131,11 @@ class WorkingView(QWidget):
     def check(self) -> None:
         if self._answer is None or not self.attempt.text().strip():
             return
-        if grade(self.attempt.text(), self._answer).correct:
+        right = grade(self.attempt.text(), self._answer).correct
+        if not self._settled:
+            self.attempted.emit("right" if right else "wrong")
+            self._settled = right
+        if right:
             self.verdict.setText(f"Right: {self.attempt.text().strip()} is the answer.")
             self.shown = len(self.steps)
         else:
@@ -156,7 +181,18 @@ class WorkingView(QWidget):
         self.my_verdicts.setText(display_text("\n".join(rows)))
         self.my_verdicts.setVisible(True)
 
+    def show_tally(self, tally: dict[str, int]) -> None:
+        tried = sum(tally.values())
+        self.tally.setText(
+            f"Practice: {tried} tried — {tally.get('right', 0)} right, {tally.get('wrong', 0)} wrong, "
+            f"{tally.get('revealed', 0)} revealed"
+            if tried
+            else ""
+        )
+
     def _on_show_all_clicked(self) -> None:
+        if self._answer is not None and not self._settled:
+            self.attempted.emit("revealed")
         self._answer = None
         self.show_steps(self.steps)
         self.finished_trying.emit()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,19 @@ def test_check_prints_each_lines_verdict_and_the_first_wrong_line(tmp_path: Path
     assert text.stdout.rstrip().endswith("First wrong line: 2")
     missing = pal_studio("check", question, "--working", str(tmp_path / "none.txt"), "--program", str(program))
     assert missing.returncode == 2 and "none.txt" in missing.stderr
+
+
+def test_practice_prints_variants_checked_by_chain_of_thought_on_the_embedded_model(tmp_path: Path) -> None:
+    """The contract of `practice --json`: one object per line, each confirmed by the model's own
+    chain of thought on the new text."""
+    program = tmp_path / "program.py"
+    program.write_text("money = 23\nbagels = 5\nprice = 3\nprint(money - bagels * price)\n", encoding="utf-8")
+    question = "Olivia has $23. She bought 5 bagels for $3 each. How much money does she have left?"
+    done = pal_studio("practice", question, "--program", str(program), "--count", "1", "--json")
+    assert done.returncode in (0, 1), done.stderr
+    variants = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(variants) <= 1 and (variants or "0 of 1 variants could be checked" in done.stderr)
+    for variant in variants:
+        assert set(variant) == {"question", "answer", "agreed"} and variant["agreed"] is True
+        money, bagels, price = (int(n) for n in re.findall(r"\d+", variant["question"]))
+        assert variant["question"] != question and float(variant["answer"]) == money - bagels * price

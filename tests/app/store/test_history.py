@@ -17,7 +17,19 @@ from sandbox import Sandbox
 def test_migrations_run_once(tmp_path: Path) -> None:
     History(tmp_path / "h.sqlite").close()
     history = History(tmp_path / "h.sqlite")
-    assert history.applied_migrations() == ["m001_initial", "m002_listed_answer"]
+    assert history.applied_migrations() == ["m001_initial", "m002_listed_answer", "m003_practice"]
+
+
+def test_practice_attempts_are_tallied_and_kept_across_restarts(tmp_path: Path) -> None:
+    history = History(tmp_path / "h.sqlite")
+    assert history.practice_tally() == {"right": 0, "wrong": 0, "revealed": 0}
+    for outcome in ("wrong", "right", "revealed", "right"):
+        history.attempted("q" * 10_000, outcome)
+    with pytest.raises(ValueError):
+        history.attempted("q", "'); DROP TABLE practice; --")
+    history.close()
+    reopened = History(tmp_path / "h.sqlite")
+    assert reopened.practice_tally() == {"right": 2, "wrong": 1, "revealed": 1}
 
 
 def test_a_file_from_before_the_listed_answer_keeps_its_rows(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
+from app.reasoning.practice import Variant, make_variants
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker
@@ -121,3 +122,39 @@ def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
     with qtbot.waitSignal(window.work.checked_changed, timeout=30_000):
         window.solve()
     assert not view.my_verdicts.isVisible()  # checked against the last solution, not this one
+
+
+def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tries(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """The window asks for a variant; the (scripted) chain of thought confirms the answer the
+    re-run program gives, so it is offered: its question in the box, its answer hidden, each try
+    kept in the history's tally."""
+    window = make_window(ScriptedModel([BAGELS]))
+    window.question.setPlainText("Olivia has $23. She bought 5 bagels for $3 each. How much money does she have left?")
+    window.question_pane.pick_method("pal")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    solved = window.work.solution
+    assert solved is not None
+    first: list[Variant] = []
+    make_variants(solved, window.controller.sandbox, lambda _question: None, 1, on_variant=first.append)
+    expected = first[0]  # seed 0: the candidate the window tries first
+    window.controller.model = ScriptedModel([f"Working it out.\nAnswer: {expected.answer}"])
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        qtbot.mouseClick(window.output_pane.working.another_button, Qt.MouseButton.LeftButton)
+    view = window.output_pane.working
+    assert window.work.origin == "practice" and window.question.toPlainText() == expected.question
+    assert window.output_pane.answer.text() == "Hidden — try it yourself (Working tab)" and view.trying
+    assert window.editor.toPlainText() == expected.program
+    qtbot.keyClicks(view.attempt, "1")
+    qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
+    view.attempt.setText(expected.answer)
+    qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
+    assert view.tally.text() == "Practice: 2 tried — 1 right, 1 wrong, 0 revealed"
+    assert window.controller.history.practice_tally() == {"right": 1, "wrong": 1, "revealed": 0}
+    assert window.history_panel.list.item(0).text().count(expected.question[:30]) == 1
+    window.controller.model = ScriptedModel(["Answer: 1"] * 3)  # chain of thought never agrees
+    with qtbot.waitSignal(window.controller.failed, timeout=60_000) as failed:
+        window.controller.another_one()
+    assert str(failed.args[0]).startswith("No question like this one could be checked")

@@ -1,0 +1,201 @@
+"""Another one like this: a new question of the same kind with other numbers, its answer checked.
+
+The question's numbers are the program's inputs: each number the question states once that a
+program line `name = number` takes in (a percentage also as `name = 0.25`) is given a new value in
+a sensible range — whole where it was whole, a price keeps its cents, a percentage stays a multiple of 5
+between 5 and 95, round numbers stay round — and the question's text and that one line are rewritten with it.
+The rewritten program runs in the sandbox; its answer must be of the original's kind (whole where
+it was whole, not negative where it was not). The variant is offered only when an independent
+method, chain of thought on the new text, reaches the same answer: the program was right about
+the original, but only agreement says it still fits the new numbers.
+
+Everything read here is the question's and the model's text: parsed with caps, never evaluated
+outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeGuard
+
+from app.reasoning.extract import assigned_names
+from app.reasoning.numbers import number_in, vote_key
+from app.reasoning.runs import solution_of_run
+from app.reasoning.solution import Solution
+from app.reasoning.working import MAX_NODES, MAX_PROGRAM_CHARS
+from sandbox import Sandbox
+
+MAX_QUESTION_CHARS = 4_000
+TRIES_PER_VARIANT = 3  # candidates drawn for each variant asked for before giving up
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.])\d+(?:\.\d+)?(?![\d])")
+
+Checker = Callable[[str], str | None]  # a question → an independent method's answer (chain of thought's)
+
+
+@dataclass(frozen=True)
+class Variant:
+    question: str
+    answer: str
+    program: str
+    agreed: bool  # the independent method reached the same answer
+    check: str | None = None  # that method's answer
+
+    def to_json(self) -> dict[str, object]:
+        return {"question": self.question, "answer": self.answer, "agreed": self.agreed}
+
+
+@dataclass(frozen=True)
+class _Input:
+    start: int  # the number's place in the question
+    end: int
+    text: str  # as written ("1,200", "2.50")
+    value: float
+    percent: bool  # written "25%": the program may hold 25 or 0.25
+    line: int  # the program line `name = number` that takes it in
+    col: int
+    end_col: int
+    scale: float  # the program's constant is value × scale (0.01 for 25% as 0.25)
+
+
+def inputs_of(question: str, program: str) -> list[_Input]:
+    """The question's numbers that the program takes in, each by one `name = number` line."""
+    if len(question) > MAX_QUESTION_CHARS or len(program) > MAX_PROGRAM_CHARS:
+        return []
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    nodes = list(ast.walk(tree))
+    if len(nodes) > MAX_NODES:
+        return []
+    constants = [  # each `name = number` line's number
+        (float(node.value.value), node.value)
+        for node in nodes
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Constant) and _is_number(node.value.value) and node.value.end_col_offset
+    ]  # fmt: skip
+    found = [(m, float(m.group().replace(",", ""))) for m in _NUMBER.finditer(question)]
+    values = [value for _, value in found]
+    inputs = []
+    for match, value in found:
+        if values.count(value) != 1:
+            continue  # "3 boxes and 3 bags": which one a line means is unknown
+        percent = question[match.end() : match.end() + 1] == "%"
+        for scale in (1.0, 0.01) if percent else (1.0,):
+            lines = [node for number, node in constants if math.isclose(number, value * scale, rel_tol=1e-12)]
+            if len(lines) == 1:
+                at = lines[0]
+                place = (at.lineno, at.col_offset, at.end_col_offset or at.col_offset)
+                inputs.append(_Input(match.start(), match.end(), match.group(), value, percent, *place, scale))
+                break
+    return inputs
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def new_value(given: _Input, draw: random.Random, avoid: set[float]) -> float:
+    """Another value like `given`: a percentage a multiple of 5 in 5–95; a price with its cents; a
+    count whole, round if it was round, between half and twice its size."""
+    for _ in range(50):
+        value = _drawn(given, draw)
+        if value != given.value and value not in avoid:
+            return value
+    return given.value + 1
+
+
+def _drawn(given: _Input, draw: random.Random) -> float:
+    value = given.value
+    if given.percent:  # near the original, a multiple of 5
+        return float(draw.randrange(max(5, int(value / 2) // 5 * 5), min(95, max(10, int(value * 2) // 5 * 5)) + 1, 5))
+    decimals = len(given.text.split(".")[1]) if "." in given.text else 0
+    if decimals:
+        cents = 0.25 if (value * 4).is_integer() else 10.0**-decimals
+        return round(round(draw.uniform(max(cents, value / 2), value * 2) / cents) * cents, decimals)
+    if value <= 10:  # a small count stays small: 3 → 2–6, 8 → 4–16
+        return float(draw.randint(max(2, round(value / 2)), max(round(value) + 3, round(value * 2))))
+    step = next((s for s in (1000, 100, 10, 5) if value % s == 0 and value >= 2 * s), 1)
+    low, high = max(step, int(value / 2) // step * step), int(value * 2) // step * step
+    return float(draw.randrange(low, high + 1, step))  # whole: `value` was
+
+
+def rewritten(question: str, program: str, inputs: list[_Input], values: list[float]) -> tuple[str, str]:
+    """The question and the program with each input's new value, written as the original was."""
+    text = question
+    for given, value in sorted(zip(inputs, values, strict=True), key=lambda pair: -pair[0].start):
+        text = text[: given.start] + _written(value, given.text) + text[given.end :]
+    lines = program.split("\n")
+    for given, value in sorted(zip(inputs, values, strict=True), key=lambda pair: (-pair[0].line, -pair[0].col)):
+        line = lines[given.line - 1]
+        constant = value * given.scale
+        code = repr(round(constant, 10)) if given.scale != 1.0 or not value.is_integer() else str(int(value))
+        lines[given.line - 1] = line[: given.col] + code + line[given.end_col :]
+    return text, "\n".join(lines)
+
+
+def _written(value: float, like: str) -> str:
+    decimals = len(like.split(".")[1]) if "." in like else 0
+    text = f"{value:,.{decimals}f}" if "," in like else f"{value:.{decimals}f}"
+    return text
+
+
+def make_variants(
+    solution: Solution,
+    sandbox: Sandbox,
+    check: Checker,
+    count: int = 3,
+    *,
+    seed: int = 0,
+    on_variant: Callable[[Variant], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> list[Variant]:
+    """Up to `count` variants of the solved `solution` that `check` agreed with, trying at most
+    TRIES_PER_VARIANT × count candidates; `on_variant` hears each one tried (agreed or not)."""
+    program = solution.program
+    if not solution.answered or program is None or solution.answer is None:
+        return []
+    inputs = inputs_of(solution.question, program)
+    original = number_in(solution.answer)
+    if not inputs or original is None:
+        return []
+    draw = random.Random(seed)
+    avoid = {float(m.group().replace(",", "")) for m in _NUMBER.finditer(solution.question)}
+    offered: list[Variant] = []
+    seen: set[str] = set()
+    for _ in range(TRIES_PER_VARIANT * count):
+        if len(offered) >= count or cancelled():
+            break
+        values = [new_value(given, draw, avoid) for given in inputs]
+        question, changed = rewritten(solution.question, program, inputs, values)
+        if question in seen:
+            continue
+        seen.add(question)
+        answer = _answer(question, changed, sandbox, original)
+        if answer is None:
+            continue
+        checked = check(question)
+        agreed = checked is not None and vote_key(checked) == vote_key(answer)
+        variant = Variant(question, answer, changed, agreed, checked)
+        if on_variant is not None:
+            on_variant(variant)
+        if agreed:
+            offered.append(variant)
+    return offered
+
+
+def _answer(question: str, program: str, sandbox: Sandbox, original: float) -> str | None:
+    """The rewritten program's answer, when it is of the original's kind."""
+    result = sandbox.run(program, time_s=5.0, capture=("ans", *assigned_names(program)))
+    solved = solution_of_run(question, program, result)
+    value = number_in(solved.answer) if solved.answered and solved.answer else None
+    if value is None or not math.isfinite(value):
+        return None
+    if (original.is_integer() and not value.is_integer()) or (original >= 0 > value) or value == 0 != original:
+        return None
+    return solved.answer

@@ -1,0 +1,74 @@
+"""Another one like this: variants rewritten with other numbers, run in the real sandbox, offered
+only when an independent check agrees (here a checker function; the real model's in test_cli)."""
+
+from __future__ import annotations
+
+import re
+
+from app.reasoning.extract import assigned_names
+from app.reasoning.practice import TRIES_PER_VARIANT, Variant, inputs_of, make_variants
+from app.reasoning.runs import solution_of_run
+from app.reasoning.solution import Solution
+from sandbox import Sandbox
+
+QUESTION = "Olivia has $23. She bought 5 bagels for $3.50 each and leaves a 10% tip. How much money does she have left?"
+PROGRAM = "money = 23\nbagels = 5\nprice = 3.50\ntip = 0.10\nspent = bagels * price * (1 + tip)\nprint(round(money - spent, 2))"
+
+
+def solved(question: str, program: str, sandbox: Sandbox) -> Solution:
+    return solution_of_run(question, program, sandbox.run(program, capture=("ans", *assigned_names(program))))
+
+
+def by_hand(question: str) -> str | None:
+    """The Olivia question worked out from its text alone, as an independent method would."""
+    money, bagels, price, tip = (float(n) for n in re.findall(r"\d+(?:\.\d+)?", question))
+    return str(round(money - bagels * price * (1 + tip / 100), 2))
+
+
+def test_the_questions_numbers_are_the_programs_inputs() -> None:
+    found = inputs_of(QUESTION, PROGRAM)
+    assert [(given.text, given.line, given.scale) for given in found] == [
+        ("23", 1, 1.0), ("5", 2, 1.0), ("3.50", 3, 1.0), ("10", 4, 0.01),
+    ]  # fmt: skip
+    # 3 stated twice: which line means which is unknown, so neither is varied
+    twice = inputs_of("3 boxes of 3 pens and 7 more pens. How many?", "boxes = 3\npens = 3\nmore = 7\nprint(9 + more)")
+    assert [given.text for given in twice] == ["7"]
+    assert inputs_of("What is 2 + 2?", "print(2 + 2)") == []  # no input lines: nothing to vary
+    assert inputs_of(QUESTION, "def (:") == [] and inputs_of(QUESTION, "x = 1\n" * 50_000) == []
+
+
+def test_variants_have_other_numbers_of_the_same_kind_and_a_checked_answer(sandbox: Sandbox) -> None:
+    tried: list[Variant] = []
+    made = make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, by_hand, 3, on_variant=tried.append)
+    assert len(made) == 3 and all(v.agreed for v in made) and tried == made
+    for variant in made:
+        money, bagels, price, tip = re.findall(r"\d+(?:\.\d+)?", variant.question)
+        assert variant.question != QUESTION and variant.answer == by_hand(variant.question)
+        assert "." not in money + bagels and len(price.split(".")[1]) == 2 and int(tip) % 5 == 0
+        assert variant.question.replace(money, "M", 1).startswith("Olivia has $M. She bought")
+        assert float(variant.answer) >= 0  # the original's kind: money left is not negative
+        assert f"bagels = {bagels}\n" in variant.program and "spent = bagels * price * (1 + tip)" in variant.program
+    assert len({v.question for v in made}) == 3
+    again = make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, by_hand, 3)
+    assert [v.question for v in again] == [v.question for v in made]  # a seed repeats its variants
+
+
+def test_a_variant_the_check_does_not_confirm_is_not_offered(sandbox: Sandbox) -> None:
+    tried: list[Variant] = []
+    made = make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, lambda _: "1", 2, on_variant=tried.append)
+    assert made == [] and 0 < len(tried) <= 2 * TRIES_PER_VARIANT and not any(v.agreed for v in tried)
+
+
+def test_an_answer_not_of_the_originals_kind_is_never_offered(sandbox: Sandbox) -> None:
+    """Sharing 12 sweets among 4 children is whole; other numbers that do not share out are not asked."""
+    question = "12 sweets are shared equally among 4 children. How many does each child get?"
+    program = "sweets = 12\nchildren = 4\nprint(sweets / children)"
+    tried: list[Variant] = []
+    made = make_variants(solved(question, program, sandbox), sandbox, lambda q: None, 5, on_variant=tried.append)
+    assert made == [] and tried
+    assert all(float(v.answer).is_integer() for v in tried)  # a non-whole share never reached the check
+
+
+def test_nothing_to_vary_without_a_program_or_an_answer(sandbox: Sandbox) -> None:
+    unsolved = solved(QUESTION, "print(1 / 0)", sandbox)
+    assert make_variants(unsolved, sandbox, by_hand, 3) == []
