@@ -1,7 +1,8 @@
 """Is a predicted answer the gold one?
 
 Numbers compare by value after normalising ($, %, thousands separators, units words, fractions;
-`18.0` == `18`; relative tolerance 1e-4). Multiple-choice golds ("B", "(B)") compare letters.
+`18.0` == `18`; relative tolerance 1e-4, but a whole-number gold is met only by a number within
+1e-4 of it: 116248 is not 116258, however large). Multiple-choice golds ("B", "(B)") compare letters.
 Other text compares case- and space-folded, and — only when a sandbox is given — by symbolic
 equivalence computed by sympy *inside the sandbox*: model text is never parsed by sympy here.
 """
@@ -17,6 +18,7 @@ from app.reasoning.numbers import number_in, numbers_equal
 from sandbox import Sandbox
 
 MAX_SYMBOLIC_CHARS = 500
+WHOLE_TOLERANCE = 1e-4  # floating-point noise around a whole gold (114199.99999999999)
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?")
 # What a numeric gold may carry around its number (currency, percent, separators, units words).
@@ -39,6 +41,12 @@ class Grade:
     how: str  # "number", "choice", "text", "symbolic" or "missing"
 
 
+def _same_number(value: float, gold: float) -> bool:
+    if gold.is_integer():  # a count or a whole amount: off by one is wrong at any size
+        return abs(value - gold) <= WHOLE_TOLERANCE
+    return numbers_equal(value, gold)
+
+
 def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> Grade:
     if predicted is None or not predicted.strip():
         return Grade(False, "missing")
@@ -48,7 +56,7 @@ def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> G
     gold_number = number_in(gold)
     if gold_number is not None and _PLAIN_NUMBER.fullmatch(_DECORATIONS.sub("", gold)):
         value = number_in(predicted)
-        return Grade(value is not None and numbers_equal(value, gold_number), "number")
+        return Grade(value is not None and _same_number(value, gold_number), "number")
     if _folded(predicted) == _folded(gold):
         return Grade(True, "text")
     if sandbox is not None and max(len(predicted), len(gold)) <= MAX_SYMBOLIC_CHARS:

@@ -1,7 +1,10 @@
-"""Accuracy of mix+more, mix, PAL and chain of thought from one `mix+more` evaluation's records
-(prints a table; not a test).
+"""Accuracy of mix+more, mix, PAL and chain of thought from one `mix+more` (or `mix`) evaluation's
+records (prints a table; not a test).
 
     PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm8k-more
+
+"mix, ties to cot" is the vote before chain of thought's arithmetic was checked; "mix" checks it
+(records that keep the reasoning): where its written calculations slip, a tie goes to the programs.
 
 A `mix+more` record holds every solve's answer (`sampled`): chain of thought's, PAL's and PoT's
 (greedy: today's `mix` votes over them, ties to chain of thought), then the second round's four
@@ -17,8 +20,10 @@ from collections import Counter
 from pathlib import Path
 
 from app.evaluation.grader import grade
+from app.reasoning.check_working import arithmetic_slips
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
+from sandbox import Sandbox
 
 
 def main() -> None:
@@ -26,13 +31,20 @@ def main() -> None:
     rows = [r for r in rows if r.get("sampled")]
     right: Counter[str] = Counter()
     levels: Counter[tuple[str, bool]] = Counter()
+    slipped: Counter[bool] = Counter()  # chain of thought's answers whose arithmetic slipped: right or not
+    sandbox = Sandbox()
     for row in rows:
         answers = [s["answer"] for s in row["sampled"]]
         methods = [s["method"] for s in row["sampled"]]
         first = answers[:3]
         cot, pal = first[0], first[1] if len(first) > 1 else None
-        mix_votes = vote(first)
+        old_votes = vote(first)
+        slips = arithmetic_slips(row["sampled"][0].get("reasoning") or "", sandbox) if cot is not None else ()
+        if slips:
+            slipped[grade(cot, row["gold"]).correct] += 1
+        mix_votes = vote(first[1:] + first[:1]) if slips else old_votes
         mix = mix_votes[0].answer if mix_votes else None
+        right["mix, ties to cot"] += grade(old_votes[0].answer if old_votes else None, row["gold"]).correct
         if len(answers) > 3:  # second round: programs before chain of thought in a tie
             order = sorted(range(len(answers)), key=lambda n: methods[n] == "cot")
             more_votes = vote([answers[n] for n in order])
@@ -48,8 +60,10 @@ def main() -> None:
         levels[(level, grade(more, row["gold"]).correct)] += 1
     total = len(rows)
     print(f"{total} items (indices {rows[0]['index']}–{rows[-1]['index']})")
-    for name in ("mix+more", "mix", "pal", "cot"):
-        print(f"{name:<10} {right[name]:>4}/{total} = {100 * right[name] / total:.1f} %")
+    sandbox.close()
+    for name in ("mix+more", "mix", "mix, ties to cot", "pal", "cot"):
+        print(f"{name:<17} {right[name]:>4}/{total} = {100 * right[name] / total:.1f} %")
+    print(f"chain of thought's arithmetic slipped on {sum(slipped.values())} items; right on {slipped[True]}")
     print("\nmix+more by level: right / answers")
     for level in sorted({level for level, _ in levels}):
         good, bad = levels[(level, True)], levels[(level, False)]

@@ -25,7 +25,8 @@ from sandbox import Sandbox
         ("3/4", "0.75"),
         ("0.75", "3/4"),
         ("-5", "-5"),
-        ("100000.00001", "100000"),  # within the relative tolerance of 1e-4
+        ("100000.00001", "100000"),  # floating-point noise around a whole gold
+        ("114199.99999999999", "114200"),
         ("2.0500000000000003", "2.05"),
         ("(B) 42", "B"),
         ("B", "(B)"),
@@ -44,6 +45,8 @@ def test_equal(predicted: str, gold: str) -> None:
         ("17", "18"),
         ("18.01", "18"),  # 5.6e-4 relative: outside the tolerance
         ("1,235", "1234"),
+        ("116248", "116258"),  # 8.6e-5 relative, but a whole gold is met exactly
+        ("2.68746e+08", "268746200"),
         (None, "18"),
         ("", "18"),
         ("no idea", "18"),
