@@ -12,7 +12,10 @@ from app.reasoning.solution import Solution
 from sandbox import Sandbox
 
 QUESTION = "Olivia has $23. She bought 5 bagels for $3.50 each and leaves a 10% tip. How much money does she have left?"
-PROGRAM = "money = 23\nbagels = 5\nprice = 3.50\ntip = 0.10\nspent = bagels * price * (1 + tip)\nprint(round(money - spent, 2))"
+PROGRAM = (
+    "money = 23\nbagels = 5\nprice = 3.50\ntip = 0.10\nspent = bagels * price * (1 + tip)\n"
+    "print(round(money - spent, 2))"
+)
 
 
 def solved(question: str, program: str, sandbox: Sandbox) -> Solution:
