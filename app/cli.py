@@ -305,7 +305,8 @@ def _print_answer(solution: Solution) -> None:
 
 
 def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:
-    steps = worked_solution(solution.program, solution.variables, solution.question) if working else []
+    program, variables = solution.program, solution.variables
+    steps = worked_solution(program, variables, solution.question, output=solution.output) if working else []
     if as_json:
         data = solution.to_json()
         if working:

@@ -120,7 +120,7 @@ def notebook_text(solution: Solution) -> str:
 
 def working_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) -> str:
     """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
-    steps = worked_solution(solution.program, solution.variables, solution.question, trace)
+    steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
     return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
 
 

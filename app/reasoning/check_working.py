@@ -95,7 +95,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     """Each non-empty line of `working` checked against `solution` (at most MAX_LINES, each cut at
     MAX_LINE_CHARS)."""
     question, answer, variables = solution.question, solution.answer, solution.variables
-    steps = worked_solution(solution.program, variables, question)
+    steps = worked_solution(solution.program, variables, question, output=solution.output)
     texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
     lines = [_parse(text) for text in texts]
     values, parts = _evaluate(

@@ -44,8 +44,10 @@ def worked_solution(
     variables: dict[str, CapturedValue],
     question: str = "",
     trace: tuple[TraceStep, ...] | None = None,
+    output: str = "",
 ) -> list[WorkingStep]:
-    """The steps of `program` with the values the sandbox captured; [] when it cannot be read."""
+    """The steps of `program` with the values the sandbox captured; [] when it cannot be read.
+    `output`, what the program printed, gives each print its result when every print ran once."""
     if not program or len(program) > MAX_PROGRAM_CHARS:
         return []
     try:
@@ -55,7 +57,7 @@ def worked_solution(
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     try:
-        return _Writer(tree, program, variables, question, trace).steps(tree.body)[:MAX_STEPS]
+        return _Writer(tree, program, variables, question, trace, output=output).steps(tree.body)[:MAX_STEPS]
     except RecursionError:
         return []
 
@@ -68,8 +70,11 @@ class _Writer:
         variables: dict[str, CapturedValue],
         question: str,
         trace: tuple[TraceStep, ...] | None,
+        *,
+        output: str = "",
     ) -> None:
         self.lines = program.splitlines()
+        self.printed_lines = _printed_lines(tree, output)
         self.values = {name: _shown(value) for name, value in variables.items()}
         self.money = "$" in question
         self.ran = {step.line for step in trace or ()}
@@ -129,6 +134,12 @@ class _Writer:
         if value and isinstance(only, ast.Name):
             value = self.with_unit(only.id, value)
             shown += " = " + _latex_value(value)
+        elif len(call.args) == 1 and not isinstance(only, ast.Constant):
+            # print(money_initial - money_spent): its values substituted, then what it printed
+            substituted = _latex(only, values=self.usable_values())
+            shown += f" = {substituted}" if substituted != shown else ""
+            value = self.printed_lines.get(node.lineno, "")
+            shown += f" = {_latex_value(value)}" if value else ""
         return [WorkingStep(node.lineno, self.comment(node) or "The answer:", shown, value)]
 
     def loop(self, node: ast.For | ast.While) -> WorkingStep:
@@ -180,6 +191,23 @@ class _Writer:
             found = [tail] if tail else []
         text = " ".join(found)
         return text[:1].upper() + text[1:] if text else ""
+
+
+def _printed_lines(tree: ast.Module, output: str) -> dict[int, str]:
+    """Each print statement's line → the line of output it printed, when that is certain: every
+    print is a statement of the program, or of the one function it defines (none in a loop or a branch),
+    their number is the number of lines printed, and each printed line is short."""
+    printed = [line for line in output.splitlines() if line.strip()]
+    if not printed or len(printed) > MAX_STEPS or any(len(line) > 80 for line in printed):
+        return {}
+    functions = [node.body for node in tree.body if isinstance(node, ast.FunctionDef)]
+    direct = {node.lineno for node in tree.body if isinstance(node, ast.Expr) and _is_print(node.value)}
+    if not direct and len(functions) == 1:  # PAL's `def solution(): … print(…)`, called once
+        direct = {node.lineno for node in functions[0] if isinstance(node, ast.Expr) and _is_print(node.value)}
+    everywhere = {node.lineno for node in ast.walk(tree) if isinstance(node, ast.Expr) and _is_print(node.value)}
+    if direct != everywhere or len(direct) != len(printed):
+        return {}
+    return dict(zip(sorted(direct), (line.strip() for line in printed), strict=True))
 
 
 def _assignments(tree: ast.Module) -> tuple[dict[str, list[int]], set[str]]:

@@ -358,7 +358,7 @@ class OutputPane(QWidget):
         self.show_how(solution)
         self.show_steps(solution)
         self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
-        steps = worked_solution(solution.program, solution.variables, solution.question, trace)
+        steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         if trying:
             self.answer.setText("Hidden — try it yourself (Working tab)")

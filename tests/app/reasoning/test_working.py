@@ -38,6 +38,21 @@ def test_each_quantity_becomes_a_line_of_mathematics(sandbox: Sandbox) -> None:
     assert steps[-1].text == "The answer:" and steps[-1].value == "$8"  # the last line is the answer
 
 
+def test_a_printed_expression_is_a_step_with_its_values_and_what_it_printed(sandbox: Sandbox) -> None:
+    """The seed's own example ends in print(money_initial - money_spent): shown with 23 - 15 and 8."""
+    code = BAGELS.replace("# what is left\nmoney_left = money_initial - money_spent\nprint(money_left)", "")
+    code += "print(money_initial - money_spent)"
+    result = sandbox.run(code, capture=["money_initial", "bagels", "bagel_cost", "money_spent"])
+    last = worked_solution(code, result.values, QUESTION, output=result.stdout)[-1]
+    assert last.latex == r"\mathrm{money\ initial} - \mathrm{money\ spent} = 23 - 15 = 8" and last.value == "8"
+    looped = "total = 0\nfor n in range(3):\n    print(n * 2)\n"  # which print made which line is not certain
+    ran = sandbox.run(looped, capture=["total"])
+    assert not {step.value for step in worked_solution(looped, ran.values, output=ran.stdout)} & {"2", "4"}
+    twice = "a = 2\nb = 3\nprint(a + b)\nprint(a * b)"
+    run = sandbox.run(twice, capture=["a", "b"])
+    assert [s.value for s in worked_solution(twice, run.values, output=run.stdout)][-2:] == ["5", "6"]
+
+
 def test_a_loop_is_summarised_with_its_result(sandbox: Sandbox) -> None:
     steps = _steps(
         sandbox, "# 12 a week for 4 weeks\ntotal = 0\nfor week in range(4):\n    total = total + 12\nans = total"
