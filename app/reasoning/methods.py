@@ -42,6 +42,7 @@ from app.reasoning.iipc import iipc
 from app.reasoning.numbers import number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
+from app.reasoning.prompts import asks_for_equation
 from app.reasoning.rounds import Replay, RoundModel, first_request, replayed, settled
 from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
 from app.reasoning.short_answer import shown_answer
@@ -190,7 +191,15 @@ def solve(
         solution = _fall_back(solution, cot(question, context))
     if solution.answered and solution.answer is not None:  # 7/12 where a fraction is asked, not 0.5833333333
         solution = replace(solution, answer=in_asked_form(solution.answer, asked_kind(question)))
+    if solution.answered and solution.answer and asks_for_equation(question):  # sympy's [6] is x = 6
+        solution = replace(solution, answer=_roots(solution.answer))
     return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))
+
+
+def _roots(answer: str) -> str:
+    """sympy's list of solutions as the solutions: "[6]" → "6", "[2, 3]" → "2, 3"."""
+    inner = answer.strip()[1:-1] if answer.strip().startswith("[") and answer.strip().endswith("]") else None
+    return inner.strip() if inner and "[" not in inner and "{" not in inner else answer
 
 
 FIRST_ANSWER_NOTE = "The first answer shown,"

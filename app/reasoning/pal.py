@@ -74,7 +74,7 @@ def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pal-data", schema=describe(data), question=question)
     else:
-        prompt = prompts.fill("pal-shots" if options.shots else "pal", question=question)
+        prompt = prompts.fill("pal-shots" if options.shots else "pal", question=prompts.with_hints(question))
     decoding = Decoding(grammar=ONE_PYTHON_BLOCK if options.grammar else None)
     solve = lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=options.repair)  # noqa: E731
     return conclude(session, draft, solve)

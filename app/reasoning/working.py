@@ -3,7 +3,9 @@
 Each computed quantity becomes one step: the program's comment above it as prose, then
 mathematics — readable name = expression = the expression with its values substituted = value —
 with numbers shown without float noise. A loop is summarised in one step ("for each of 4 weeks:
-total = total + 12 → 48"), a branch shows its condition, and the last step is the answer.
+total = total + 12 → 48"), a branch shows its condition, and the last step is the answer. A
+linear equation the program writes with sympy (`Eq(3*x + 7, 25)`) is shown as the moves a teacher
+writes — 3x + 7 = 25, take 7 from both sides: 3x = 18, divide by 3: x = 6 (`app.reasoning.algebra`).
 
 The program is never run here: values come from the sandbox (the captured variables, and the
 trace when one was recorded). It is parsed with caps (size, node count, nesting); a program
@@ -13,10 +15,13 @@ beyond them, or one that does not parse, has no worked solution.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
+from app.reasoning.algebra import equation_steps
 from app.reasoning.numbers import format_float, value_text
 from sandbox import CapturedValue, TraceStep
 
@@ -75,6 +80,8 @@ class _Writer:
     ) -> None:
         self.lines = program.splitlines()
         self.printed_lines = _printed_lines(tree, output)
+        self.unknowns = _unknowns(tree)
+        self.numbers = {name: number for name, value in variables.items() if (number := _fraction(value)) is not None}
         self.values = {name: _shown(value) for name, value in variables.items()}
         self.money = "$" in question
         self.ran = {step.line for step in trace or ()}
@@ -90,7 +97,9 @@ class _Writer:
 
     def step(self, node: ast.stmt) -> list[WorkingStep]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            return [self.assignment(node, node.targets[0].id, node.value)]
+            return self.algebra(node, node.value) or [self.assignment(node, node.targets[0].id, node.value)]
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
+            return self.algebra(node, node.value)  # x, y = symbols('x y')
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             return [self.assignment(node, node.target.id, node.value)]
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
@@ -123,6 +132,35 @@ class _Writer:
             "The answer." if name == "ans" else f"{_readable(name, plain=True).capitalize()}."
         )
         return WorkingStep(node.lineno, prose, " = ".join(parts), shown)
+
+    def algebra(self, node: ast.stmt, value: ast.expr) -> list[WorkingStep]:
+        """Sympy lines as a teacher writes them: `x = symbols('x')` names the unknown, an
+        `Eq(3*x + 7, 25)` (alone or in a `solve`) becomes its moves, and a solve's result is
+        stated; [] for any other line, or an equation with no steps (`app.reasoning.algebra`)."""
+        if not isinstance(value, ast.Call) or not isinstance(node, ast.Assign):
+            return []
+        called, target = _called(value), node.targets[0]
+        if called in ("symbols", "Symbol"):
+            return [WorkingStep(node.lineno, "Let the unknown be:", _latex(target, readable=True), "")]
+        solving = called == "solve" and bool(value.args)
+        equation = value.args[0] if solving else value
+        if isinstance(equation, ast.Name) and solving and isinstance(target, ast.Name):  # solve(equation, x)
+            shown = self.values.get(target.id, "")
+            latex = f"{_readable(target.id)} = {_latex_value(shown)}" if shown else _readable(target.id)
+            return [WorkingStep(node.lineno, self.comment(node) or "So:", latex, shown)]
+        if not (isinstance(equation, ast.Call) and _called(equation) == "Eq" and len(equation.args) == 2):
+            return []
+        found = equation_steps(equation.args[0], equation.args[1], self.unknowns, self.numbers)
+        comment = self.comment(node)
+        steps = [
+            WorkingStep(node.lineno, comment if n == 0 and comment else step.text, step.latex, "")
+            for n, step in enumerate(found)
+        ]
+        if steps and solving and isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            name, shown = node.targets[0].id, self.values.get(node.targets[0].id, "")
+            latex = f"{_readable(name)} = {_latex_value(shown)}" if shown else _readable(name)
+            steps.append(WorkingStep(node.lineno, "So:", latex, shown))
+        return steps
 
     def printed(self, node: ast.stmt, call: ast.Call) -> list[WorkingStep]:
         """A print: what it shows, with its value when it prints one quantity."""
@@ -171,8 +209,8 @@ class _Writer:
         return {
             name: value
             for name, value in self.values.items()
-            if value and name not in self.looped and len(self.bound.get(name, [])) <= 1
-        }
+            if value and "(" not in value and name not in self.looped and len(self.bound.get(name, [])) <= 1
+        }  # a value like Eq(x**2 - 5*x + 6, 0) is code, not a number to write in
 
     def with_unit(self, name: str, value: str) -> str:
         if self.money and value and _is_number(value) and _MONEY_WORDS.search(name.lower()):
@@ -191,6 +229,31 @@ class _Writer:
             found = [tail] if tail else []
         text = " ".join(found)
         return text[:1].upper() + text[1:] if text else ""
+
+
+def _unknowns(tree: ast.Module) -> set[str]:
+    """Names the program made sympy symbols: `x = symbols('x')`, `x, y = symbols('x y')`."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        call = node.value if isinstance(node, ast.Assign) else None
+        if isinstance(node, ast.Assign) and isinstance(call, ast.Call) and _called(call) in ("symbols", "Symbol"):
+            for target in node.targets:
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                found |= {name.id for name in names if isinstance(name, ast.Name)}
+    return found
+
+
+def _called(call: ast.Call) -> str:
+    """The name a call calls: `Eq` for Eq(…) and sympy.Eq(…)."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _fraction(value: CapturedValue) -> Fraction | None:
+    data = value.json
+    if isinstance(data, int | float) and not isinstance(data, bool) and math.isfinite(data) and abs(data) < 1e15:
+        return Fraction(str(data))
+    return None
 
 
 def _printed_lines(tree: ast.Module, output: str) -> dict[int, str]:

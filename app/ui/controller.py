@@ -281,6 +281,8 @@ class SolveController(QObject):
                 self.history.finish(solve_id, solution)
                 self.history_changed.emit()
             self.work.ran_by_hand(view_of_run(run, code), solution)
+            if run.ok and wants_graph(question, code):  # Ctrl+R on an equation draws it, as a solve does
+                self.graph(code)
 
         self.events.publish(Phase("Running the program in the sandbox…"))
         self._submit(job, ran, self._on_job_failed, name="hand run")

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from app.reasoning.events import FirstAnswer, LaneStreamed
 from app.reasoning.methods import solve
 from app.reasoning.solution import SolveStatus
+from app.reasoning.working import worked_solution
 from models.local import LocalModel
 from models.types import BatchEvent, Generation, GenerationRequest
 from sandbox import Sandbox
@@ -100,3 +101,12 @@ def test_a_mixed_vote_is_one_batch_of_three_methods(local_model: LocalModel, san
         if isinstance(event, LaneStreamed):
             lanes[event.lane] = lanes.get(event.lane, "") + event.text
     assert [lanes.get(lane) for lane in range(len(solution.calls))] == [call.reply for call in solution.calls]
+
+
+def test_an_equation_is_solved_with_sympy_and_its_algebra_shown(local_model: LocalModel, sandbox: Sandbox) -> None:
+    """The prompt asks for sympy when the question gives an equation: the working then shows the
+    moves a teacher writes, and the answer is the root, not sympy's list of them."""
+    solution = solve("Solve 3x + 7 = 25", "pal", local_model, sandbox)
+    assert solution.answer == "6", solution.program
+    steps = worked_solution(solution.program, solution.variables, solution.question, output=solution.output)
+    assert "3x + 7 = 25" in [step.latex for step in steps] and "Take 7 from both sides:" in [s.text for s in steps]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from app.reasoning.choices import choices_in
 from app.reasoning.events import FirstAnswer, VoteStarted
 from app.reasoning.method_table import TABLE
 from app.reasoning.methods import Method, MethodError, as_choice, degenerate, solve, vote, wordy
-from app.reasoning.prompts import messages
+from app.reasoning.prompts import EQUATION_HINT, asks_for_equation, messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
@@ -228,6 +229,32 @@ def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandb
     right = "Each box holds 1234 × 56 = 69104 beads, so 2 boxes hold 69104 × 2 = 138208.\nAnswer: 138208"
     kept = solve("q", "mix", ScriptedModel([right, pal("69104"), pot("70000")]), sandbox)
     assert kept.answer == "138208" and not kept.notes
+
+
+def test_an_equation_question_asks_for_sympy_and_answers_with_its_roots(sandbox: Sandbox) -> None:
+    program = "```python\nfrom sympy import *\nx = symbols('x')\nprint(solve(Eq(x**2 - 5*x + 6, 0), x))\n```"
+    model = ScriptedModel([program, pal("18")])
+    solution = solve("What are the roots of x^2 - 5x + 6 = 0?", "pal", model, sandbox)
+    assert solution.answer == "2, 3" and EQUATION_HINT in model.requests[0].as_text()
+    plain = solve("Janet sells 16 - 3 - 4 eggs at $2 each. How much does she make?", "pal", model, sandbox)
+    assert plain.answer == "18" and EQUATION_HINT not in model.requests[1].as_text()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Solve 3x + 7 = 25", "Find x if 2(x - 3) = x + 10", "Solve for y: 4y - 2 = 10", "Löse 2x = 8",
+     "What are the roots of x^2 - 5x + 6 = 0?"],
+)  # fmt: skip
+def test_equations_to_solve_are_recognised(question: str) -> None:
+    assert asks_for_equation(question)
+
+
+def test_word_problems_are_not_equations() -> None:
+    """None of the GSM8K questions in tests/data asks for an equation to be solved (nor does any of
+    GSM8K's 1,319 test questions: checked once against the shared file)."""
+    lines = (Path(__file__).resolve().parents[2] / "data" / "large_numbers.jsonl").read_text().splitlines()
+    assert [q for q in (json.loads(line)["question"] for line in lines) if asks_for_equation(q)] == []
+    assert not asks_for_equation("What is 5 + 2 * 3?")
 
 
 def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from models.testing import ScriptedModel
@@ -30,3 +31,15 @@ def test_an_equation_is_graphed_and_exported(qtbot: QtBot, make_window: WindowMa
     window.export_to(tmp_path / "eq.md")
     assert "![Graph of the equation](eq-graph.png)" in (tmp_path / "eq.md").read_text()
     assert (tmp_path / "eq-graph.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_running_an_equation_by_hand_draws_it_too(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Ctrl+R on the equation's program (edited: a new equation) draws its graph, as a solve does."""
+    window = make_window(ScriptedModel([]))
+    window.question.setPlainText("Solve for x: 2x - 4 = 10.")
+    window.editor.setPlainText(PROGRAM.strip("`\n").removeprefix("python\n").replace("3*x + 7, 25", "2*x - 4, 10"))
+    with qtbot.waitSignal(window.work.graph_changed, timeout=60_000) as drawn:
+        window.run_program()
+    assert [m.label for m in drawn.args[0].marks] == ["x = 7"]
+    steps = [label.text() for label in window.output_pane.working.findChildren(QLabel)]
+    assert "Add 4 to both sides:" in steps and "Divide both sides by 2:" in steps
