@@ -31,8 +31,17 @@ from app.reasoning.working import MAX_NODES, MAX_PROGRAM_CHARS
 from sandbox import Sandbox
 
 MAX_QUESTION_CHARS = 4_000
-TRIES_PER_VARIANT = 3  # candidates drawn for each variant asked for before giving up
-_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.])\d+(?:\.\d+)?(?![\d])")
+TRIES_PER_VARIANT = 3  # candidates checked by the independent method for each variant asked for
+DRAWS_PER_TRY = 25  # new numbers drawn (and run, cheaply) until one gives an answer of the right kind
+# Numbers written as words: the program's `days = 3` is the question's "three" (not "one": "one of").
+_SMALL = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+WORDS = {word: n for n, word in enumerate(f"zero one {_SMALL} eighteen nineteen twenty".split(" ")) if n >= 2}
+_NUMBER = re.compile(
+    r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.])\d+(?:\.\d+)?(?![\d])|\b(?:"
+    + "|".join(WORDS)
+    + r")\b(?!-)",
+    re.IGNORECASE,
+)  # "twenty-five" is not twenty
 
 Checker = Callable[[str], str | None]  # a question → an independent method's answer (chain of thought's)
 
@@ -79,7 +88,7 @@ def inputs_of(question: str, program: str) -> list[_Input]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
         and isinstance(node.value, ast.Constant) and _is_number(node.value.value) and node.value.end_col_offset
     ]  # fmt: skip
-    found = [(m, float(m.group().replace(",", ""))) for m in _NUMBER.finditer(question)]
+    found = [(m, _number_of(m.group())) for m in _NUMBER.finditer(question)]
     values = [value for _, value in found]
     inputs = []
     for match, value in found:
@@ -165,20 +174,25 @@ def make_variants(
     if not inputs or original is None:
         return []
     draw = random.Random(seed)
-    avoid = {float(m.group().replace(",", "")) for m in _NUMBER.finditer(solution.question)}
+    avoid = {_number_of(m.group()) for m in _NUMBER.finditer(solution.question)}
+    money = "$" in solution.question
     offered: list[Variant] = []
     seen: set[str] = set()
     for _ in range(TRIES_PER_VARIANT * count):
         if len(offered) >= count or cancelled():
             break
-        values = [new_value(given, draw, avoid) for given in inputs]
-        question, changed = rewritten(solution.question, program, inputs, values)
-        if question in seen:
-            continue
-        seen.add(question)
-        answer = _answer(question, changed, sandbox, original)
-        if answer is None:
-            continue
+        found = None
+        for _ in range(DRAWS_PER_TRY):  # runs are cheap: draw until the answer is of the right kind
+            values = [new_value(given, draw, avoid) for given in inputs]
+            question, changed = rewritten(solution.question, program, inputs, values)
+            answer = None if question in seen else _answer(question, changed, sandbox, original, money=money)
+            seen.add(question)
+            if answer is not None:
+                found = (question, changed, answer)
+                break
+        if found is None:
+            break
+        question, changed, answer = found
         checked = check(question)
         agreed = checked is not None and vote_key(checked) == vote_key(answer)
         variant = Variant(question, answer, changed, agreed, checked)
@@ -189,13 +203,20 @@ def make_variants(
     return offered
 
 
-def _answer(question: str, program: str, sandbox: Sandbox, original: float) -> str | None:
-    """The rewritten program's answer, when it is of the original's kind."""
+def _number_of(text: str) -> float:
+    return float(WORDS[text.lower()]) if text.lower() in WORDS else float(text.replace(",", ""))
+
+
+def _answer(question: str, program: str, sandbox: Sandbox, original: float, *, money: bool) -> str | None:
+    """The rewritten program's answer, when it is of the original's kind: whole where it was
+    whole (in dollars and cents where the question is about money), not negative where it was
+    not, not zero where it was not."""
     result = sandbox.run(program, time_s=5.0, capture=("ans", *assigned_names(program)))
     solved = solution_of_run(question, program, result)
     value = number_in(solved.answer) if solved.answered and solved.answer else None
     if value is None or not math.isfinite(value):
         return None
-    if (original.is_integer() and not value.is_integer()) or (original >= 0 > value) or value == 0 != original:
+    whole = value.is_integer() or (money and abs(value * 100 - round(value * 100)) < 1e-6)
+    if (original.is_integer() and not whole) or (original >= 0 > value) or value == 0 != original:
         return None
     return solved.answer

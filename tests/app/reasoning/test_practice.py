@@ -37,6 +37,9 @@ def test_the_questions_numbers_are_the_programs_inputs() -> None:
     twice = inputs_of("3 boxes of 3 pens and 7 more pens. How many?", "boxes = 3\npens = 3\nmore = 7\nprint(9 + more)")
     assert [given.text for given in twice] == ["7"]
     assert inputs_of("What is 2 + 2?", "print(2 + 2)") == []  # no input lines: nothing to vary
+    program = "every = 3\ndays = 15\nprint(days // every)"
+    words = inputs_of("An arm grows every three days. How many in 15 days?", program)
+    assert [(given.text, given.value) for given in words] == [("three", 3.0), ("15", 15.0)]
     assert inputs_of(QUESTION, "def (:") == [] and inputs_of(QUESTION, "x = 1\n" * 50_000) == []
 
 
@@ -63,13 +66,19 @@ def test_a_variant_the_check_does_not_confirm_is_not_offered(sandbox: Sandbox) -
 
 
 def test_an_answer_not_of_the_originals_kind_is_never_offered(sandbox: Sandbox) -> None:
-    """Sharing 12 sweets among 4 children is whole; other numbers that do not share out are not asked."""
-    question = "12 sweets are shared equally among 4 children. How many does each child get?"
+    """Sharing 12 sweets among 4 children is whole; other numbers that do not share out are not
+    asked (more are drawn and run until some do). Money may come to cents."""
+    question = "12 sweets are shared equally among four children. How many does each child get?"
     program = "sweets = 12\nchildren = 4\nprint(sweets / children)"
     tried: list[Variant] = []
     made = make_variants(solved(question, program, sandbox), sandbox, lambda q: None, 5, on_variant=tried.append)
-    assert made == [] and tried
+    assert made == [] and len(tried) == 5 * TRIES_PER_VARIANT
     assert all(float(v.answer).is_integer() for v in tried)  # a non-whole share never reached the check
+    assert all(re.search(r"among \d+ children", v.question) for v in tried)  # "four" became the new number
+    shared = "A $12 pizza is shared by 4 friends. How much does each pay?"
+    paid = make_variants(solved(shared, program.replace("sweets", "pizza"), sandbox), sandbox, lambda q: None, 3,
+                         on_variant=tried.append)  # fmt: skip
+    assert paid == [] and any(not float(v.answer).is_integer() for v in tried)
 
 
 def test_nothing_to_vary_without_a_program_or_an_answer(sandbox: Sandbox) -> None:
