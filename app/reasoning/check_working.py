@@ -45,6 +45,7 @@ _CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|henc
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-+*/×÷·^()]|\S")
 _OPERATOR = {"+": "+", "-": "-", "*": "*", "/": "/", "×": "*", "÷": "/", "·": "*", "^": "**", "(": "(", ")": ")"}
 _VARIABLE = re.compile(r"^[a-zA-Z]$")
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ def _written_out(side: str, *, left: bool) -> str | None:
 
 def _plain(text: str) -> str:
     plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
+    plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     return re.sub(r"%\s*of\b", "% *", plain)
 
 
