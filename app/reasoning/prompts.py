@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import cast
 
+from app.reasoning.answer_kind import Kind, asked_kind
 from models.types import ChatMessage, Role
 
 RESOURCES = "app.resources"
@@ -28,6 +29,7 @@ _TURN = re.compile(r"^--- (user|assistant) ---$", re.MULTILINE)
 _UNKNOWN = re.compile(r"\d\s*[a-z]\b|\b[a-z]\s*(?:\^|\*\*|²)|\b[a-z]\s*[-+*/=]\s*[-\d(]|[-+*/=(]\s*[a-z]\b(?!')")
 _ASKED = re.compile(r"\b(solve|equation|roots?|find|value of|for [a-z]\b|l(?:ö|oe)s|gleichung|résou|resuelv)", re.I)
 EQUATION_HINT = "\n(An equation to solve: write it with sympy — symbols, Eq and solve — so the algebra can be shown.)"
+FRACTION_HINT = "\n(A fraction is asked for: compute with fractions.Fraction so every step stays exact.)"
 
 
 def asks_for_equation(question: str) -> bool:
@@ -36,8 +38,12 @@ def asks_for_equation(question: str) -> bool:
 
 def with_hints(question: str) -> str:
     """The question as a program prompt gets it: an equation to solve asks for sympy, so the
-    working shows its algebra (3x + 7 = 25 → 3x = 18 → x = 6) and the graph can be drawn."""
-    return question + EQUATION_HINT if asks_for_equation(question) else question
+    working shows its algebra (3x + 7 = 25 → 3x = 18 → x = 6) and the graph can be drawn; a
+    fraction asked for asks for exact fractions, so the program, its output and the working end in
+    17/12, not 1.4166666666666667."""
+    if asks_for_equation(question):
+        return question + EQUATION_HINT
+    return question + FRACTION_HINT if asked_kind(question) is Kind.FRACTION else question
 
 
 @cache

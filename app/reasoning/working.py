@@ -25,6 +25,7 @@ from app.reasoning.algebra import equation_steps
 from app.reasoning.numbers import format_float, value_text
 from sandbox import CapturedValue, TraceStep
 
+_FRACTION_REPR = re.compile(r"Fraction\((-?\d{1,30}), (\d{1,30})\)")
 MAX_PROGRAM_CHARS = 20_000
 MAX_NODES = 5_000
 MAX_STEPS = 60
@@ -305,6 +306,9 @@ def _shown(value: CapturedValue) -> str:
     if value.type in ("module", "function", "type", "builtin_function_or_method"):
         return ""
     text = value.repr if isinstance(value.json, str) else value_text(value)
+    exact = _FRACTION_REPR.fullmatch(text)
+    if exact:  # Fraction(17, 12): the fraction it is
+        return f"{exact.group(1)}/{exact.group(2)}"
     return text if len(text) <= 60 else ""
 
 
@@ -352,6 +356,8 @@ _COMPARE = {ast.Gt: ">", ast.Lt: "<", ast.GtE: r"\geq", ast.LtE: r"\leq", ast.Eq
 
 
 def _call_or_compare(n: ast.expr, walk: Callable[[ast.expr], str]) -> str:
+    if isinstance(n, ast.Call) and _called(n) == "Fraction" and len(n.args) == 2 and not n.keywords:
+        return r"\frac{" + walk(n.args[0]) + "}{" + walk(n.args[1]) + "}"  # Fraction(2, 3) is 2/3 on paper
     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and not n.keywords and len(n.args) <= 3:
         args = ", ".join(walk(a) for a in n.args)
         return r"\mathrm{" + _escape(n.func.id) + r"}\left(" + args + r"\right)"
@@ -387,6 +393,9 @@ def _readable(name: str, *, plain: bool = False) -> str:
 def _latex_value(text: str) -> str:
     if _is_number(text.removeprefix("$")):
         return text.replace("$", r"\$")
+    exact = re.fullmatch(r"(-?\d{1,30})/(\d{1,30})", text)
+    if exact:
+        return r"\frac{" + exact.group(1) + "}{" + exact.group(2) + "}"
     return r"\mathrm{" + _escape(text).replace(" ", r"\ ") + "}"
 
 

@@ -12,7 +12,7 @@ from app.reasoning.choices import choices_in
 from app.reasoning.events import FirstAnswer, VoteStarted
 from app.reasoning.method_table import TABLE
 from app.reasoning.methods import Method, MethodError, as_choice, degenerate, solve, vote, wordy
-from app.reasoning.prompts import EQUATION_HINT, asks_for_equation, messages
+from app.reasoning.prompts import EQUATION_HINT, FRACTION_HINT, asks_for_equation, messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
@@ -238,6 +238,9 @@ def test_an_equation_question_asks_for_sympy_and_answers_with_its_roots(sandbox:
     assert solution.answer == "2, 3" and EQUATION_HINT in model.requests[0].as_text()
     plain = solve("Janet sells 16 - 3 - 4 eggs at $2 each. How much does she make?", "pal", model, sandbox)
     assert plain.answer == "18" and EQUATION_HINT not in model.requests[1].as_text()
+    fraction = ScriptedModel([pal("Fraction(17, 12)").replace("print(", "from fractions import Fraction\nprint(")])
+    assert solve("What is 2/3 + 3/4 as a fraction?", "pal", fraction, sandbox).answer == "17/12"
+    assert FRACTION_HINT in fraction.requests[0].as_text()
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,17 @@ def test_the_branch_that_held_is_shown(sandbox: Sandbox) -> None:
     assert steps[-1].latex == r"\mathrm{ans} = \mathrm{x} + \frac{\mathrm{bonus}}{2} = 7 + \frac{10}{2} = 12"
 
 
+def test_exact_fractions_stay_fractions_in_the_working(sandbox: Sandbox) -> None:
+    """A fraction asked for is computed with Fraction (the prompt asks): the working writes 2/3, not
+    Fraction(2, 3), and ends in 17/12."""
+    code = "from fractions import Fraction\na = Fraction(2, 3)\nb = Fraction(3, 4)\nresult = a + b\nprint(result)"
+    steps = _steps(sandbox, code, "What is 2/3 + 3/4 as a fraction?")
+    assert steps[0].latex == r"\mathrm{a} = \frac{2}{3}" and steps[0].value == "2/3"
+    assert steps[2].latex == r"\mathrm{result} = \mathrm{a} + \mathrm{b} = \frac{2}{3} + \frac{3}{4} = \frac{17}{12}"
+    for step in steps:
+        mathtext.math_to_image(f"${step.latex}$", io.BytesIO(), format="png")
+
+
 def test_every_step_typesets(sandbox: Sandbox) -> None:
     code = (
         "from math import sqrt\nside = 3\narea = side ** 2\nhalf = (area - 1) // 2\nrest = area % 4\n"
