@@ -42,8 +42,21 @@ RELATIVE_TOLERANCE = 1e-9  # floating-point error only: 160780001 is not 1607800
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
-_TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-+*/×÷·^()]|\S")
-_OPERATOR = {"+": "+", "-": "-", "*": "*", "/": "/", "×": "*", "÷": "/", "·": "*", "^": "**", "(": "(", ")": ")"}
+_TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·^()]|\S")
+_OPERATOR = {
+    "+": "+",
+    "-": "-",
+    "−": "-",
+    "–": "-",
+    "*": "*",
+    "/": "/",
+    "×": "*",
+    "÷": "/",
+    "·": "*",
+    "^": "**",
+    "(": "(",
+    ")": ")",
+}  # fmt: skip  (− and – as typed or pasted from a document: minus)
 _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 

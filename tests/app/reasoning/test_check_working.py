@@ -31,6 +31,8 @@ def checked(working: str, sandbox: Sandbox, question: str = BAGELS, program: str
         "She spends 15 dollars\nso she has 8 left",  # words, no "="
         "15 + 8 = 23, so 8 is left",  # checked the other way round
         "23 - 15\n= 8",  # the result on its own line
+        "She pays 5 × 3 = 15 dollars. 23 − 15 = 8",  # a full stop between steps, a typeset minus
+        "23 – 15 = $8 left over",  # an en dash pasted for a minus
     ],
 )
 def test_correct_workings_in_many_forms_are_confirmed(working: str, sandbox: Sandbox) -> None:
