@@ -423,8 +423,11 @@ def _vote(
     its written arithmetic `slipped`, a tie goes to the answer programs gave first); the working
     shown is a program's when one gave the winning answer. Answers naming one of the question's
     options count as that option."""
-    choices = choices_in(question)
-    answers = [as_choice(s.answer, choices) if s.answered and s.answer is not None else None for s in samples]
+    choices, equation = choices_in(question), asks_for_equation(question)
+    answers = [
+        (_roots if equation else str)(as_choice(s.answer, choices)) if s.answered and s.answer is not None else None
+        for s in samples
+    ]  # sympy's [6] and chain of thought's 6 are one answer
     order = list(range(len(samples)))
     if len(methods) > len(MIX) or slipped:  # programs' answers before chain of thought's in a tie
         order.sort(key=lambda number: methods[number] == "cot")

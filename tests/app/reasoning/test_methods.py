@@ -238,6 +238,8 @@ def test_an_equation_question_asks_for_sympy_and_answers_with_its_roots(sandbox:
     assert solution.answer == "2, 3" and EQUATION_HINT in model.requests[0].as_text()
     plain = solve("Janet sells 16 - 3 - 4 eggs at $2 each. How much does she make?", "pal", model, sandbox)
     assert plain.answer == "18" and EQUATION_HINT not in model.requests[1].as_text()
+    vote = solve("Solve 3x + 7 = 25", "mix", ScriptedModel(["Answer: 6", pal("[6]"), pot("[6]")]), sandbox)
+    assert vote.answer == "6" and vote.votes == (Vote("6", 3),)  # seen in the window: [6] and 6 were two answers
     fraction = ScriptedModel([pal("Fraction(17, 12)").replace("print(", "from fractions import Fraction\nprint(")])
     assert solve("What is 2/3 + 3/4 as a fraction?", "pal", fraction, sandbox).answer == "17/12"
     assert FRACTION_HINT in fraction.requests[0].as_text()
