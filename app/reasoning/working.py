@@ -146,9 +146,7 @@ class _Writer:
         solving = called == "solve" and bool(value.args)
         equation = value.args[0] if solving else value
         if isinstance(equation, ast.Name) and solving and isinstance(target, ast.Name):  # solve(equation, x)
-            shown = self.values.get(target.id, "")
-            latex = f"{_readable(target.id)} = {_latex_value(shown)}" if shown else _readable(target.id)
-            return [WorkingStep(node.lineno, self.comment(node) or "So:", latex, shown)]
+            return [self.solved(node, target.id, value)]
         if not (isinstance(equation, ast.Call) and _called(equation) == "Eq" and len(equation.args) == 2):
             return []
         found = equation_steps(equation.args[0], equation.args[1], self.unknowns, self.numbers)
@@ -157,11 +155,21 @@ class _Writer:
             WorkingStep(node.lineno, comment if n == 0 and comment else step.text, step.latex, "")
             for n, step in enumerate(found)
         ]
-        if steps and solving and isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            name, shown = node.targets[0].id, self.values.get(node.targets[0].id, "")
-            latex = f"{_readable(name)} = {_latex_value(shown)}" if shown else _readable(name)
-            steps.append(WorkingStep(node.lineno, "So:", latex, shown))
+        if steps and solving and isinstance(target, ast.Name):
+            steps.append(self.solved(node, target.id, value))
         return steps
+
+    def solved(self, node: ast.stmt, name: str, call: ast.Call) -> WorkingStep:
+        """`solution = solve(…, x)` as the roots it found: x = 6 (x = 2 or x = 3), not [6]."""
+        shown = self.values.get(name, "")
+        unknown = call.args[1] if len(call.args) > 1 else None
+        roots = re.fullmatch(r"\[([^\[\]]{1,120})\]", shown)
+        if roots and isinstance(unknown, ast.Name) and roots.group(1).strip():
+            each = [_latex_value(root.strip()) for root in roots.group(1).split(",")]
+            latex = r"\ \mathrm{or}\ ".join(f"{_readable(unknown.id)} = {root}" for root in each)
+        else:
+            latex = f"{_readable(name)} = {_latex_value(shown)}" if shown else _readable(name)
+        return WorkingStep(node.lineno, self.comment(node) or "So:", latex, shown)
 
     def printed(self, node: ast.stmt, call: ast.Call) -> list[WorkingStep]:
         """A print: what it shows, with its value when it prints one quantity."""

@@ -74,6 +74,25 @@ def test_the_branch_that_held_is_shown(sandbox: Sandbox) -> None:
     assert steps[-1].latex == r"\mathrm{ans} = \mathrm{x} + \frac{\mathrm{bonus}}{2} = 7 + \frac{10}{2} = 12"
 
 
+def test_an_equation_shows_its_algebra_and_its_roots(sandbox: Sandbox) -> None:
+    """The program as the embedded model writes it for "Solve 3x + 7 = 25" (seen in the window)."""
+    code = (
+        "from sympy import symbols, Eq, solve\n# Define the variable\nx = symbols('x')\n"
+        "# Define the equation\nequation = Eq(3*x + 7, 25)\n# Solve the equation\nsolution = solve(equation, x)\n"
+        "print(solution)"
+    )
+    steps = [(s.text, s.latex) for s in _steps(sandbox, code, "Solve 3x + 7 = 25")]
+    assert steps[:5] == [
+        ("Let the unknown be:", r"\mathrm{x}"),
+        ("Define the equation", "3x + 7 = 25"),
+        ("Take 7 from both sides:", "3x = 25 - 7 = 18"),
+        ("Divide both sides by 3:", r"x = \frac{18}{3} = 6"),
+        ("Solve the equation", r"\mathrm{x} = 6"),
+    ]
+    for _text, latex in steps:
+        mathtext.math_to_image(f"${latex}$", io.BytesIO(), format="png")
+
+
 def test_exact_fractions_stay_fractions_in_the_working(sandbox: Sandbox) -> None:
     """A fraction asked for is computed with Fraction (the prompt asks): the working writes 2/3, not
     Fraction(2, 3), and ends in 17/12."""
