@@ -1,7 +1,7 @@
 """Another one like this: a new question of the same kind with other numbers, its answer checked.
 
-The question's numbers are the program's inputs: each number the question states once that a
-program line `name = number` takes in (a percentage also as `name = 0.25`) is given a new value in
+The question's numbers are the program's inputs: each number the question states once that the
+program writes once (`eggs = 16`, `sold = 3 * 6`; a percentage also as 0.25) is given a new value in
 a sensible range — whole where it was whole, a price keeps its cents, a percentage stays a multiple of 5
 between 5 and 95, round numbers stay round — and the question's text and that one line are rewritten with it.
 The rewritten program runs in the sandbox; its answer must be of the original's kind (whole where
@@ -65,14 +65,15 @@ class _Input:
     text: str  # as written ("1,200", "2.50")
     value: float
     percent: bool  # written "25%": the program may hold 25 or 0.25
-    line: int  # the program line `name = number` that takes it in
+    line: int  # where the program writes it
     col: int
     end_col: int
     scale: float  # the program's constant is value × scale (0.01 for 25% as 0.25)
 
 
 def inputs_of(question: str, program: str) -> list[_Input]:
-    """The question's numbers that the program takes in, each by one `name = number` line."""
+    """The question's numbers that the program takes in, each as one number written in it
+    (`eggs = 16`, `sold = 3 * 6`) — not a power, an index or a later argument (`round(x, 2)`)."""
     if len(question) > MAX_QUESTION_CHARS or len(program) > MAX_PROGRAM_CHARS:
         return []
     try:
@@ -82,12 +83,14 @@ def inputs_of(question: str, program: str) -> list[_Input]:
     nodes = list(ast.walk(tree))
     if len(nodes) > MAX_NODES:
         return []
-    constants = [  # each `name = number` line's number
-        (float(node.value.value), node.value)
+    aside = {id(n.right) for n in nodes if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)}
+    aside |= {id(arg) for n in nodes if isinstance(n, ast.Call) for arg in n.args[1:]}
+    aside |= {id(n.slice) for n in nodes if isinstance(n, ast.Subscript)}
+    constants = [
+        (float(node.value), node)
         for node in nodes
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Constant) and _is_number(node.value.value) and node.value.end_col_offset
-    ]  # fmt: skip
+        if isinstance(node, ast.Constant) and _is_number(node.value) and node.end_col_offset and id(node) not in aside
+    ]
     found = [(m, _number_of(m.group())) for m in _NUMBER.finditer(question)]
     values = [value for _, value in found]
     inputs = []

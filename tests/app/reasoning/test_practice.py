@@ -40,6 +40,11 @@ def test_the_questions_numbers_are_the_programs_inputs() -> None:
     program = "every = 3\ndays = 15\nprint(days // every)"
     words = inputs_of("An arm grows every three days. How many in 15 days?", program)
     assert [(given.text, given.value) for given in words] == [("three", 3.0), ("15", 15.0)]
+    inline = inputs_of(
+        "A baker made 24 muffins and sold 3 boxes of 6. What share is left, to 2 places?",
+        "total = 24\nsold = 3 * 6\nprint(round((total - sold) / total, 2))",
+    )
+    assert [(given.text, given.line) for given in inline] == [("24", 1), ("3", 2), ("6", 2)]  # not round's 2
     assert inputs_of(QUESTION, "def (:") == [] and inputs_of(QUESTION, "x = 1\n" * 50_000) == []
 
 
