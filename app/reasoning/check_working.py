@@ -234,17 +234,23 @@ def _expression(side: str) -> str | None:
     holds an unknown ("3x", "x") or no number at all."""
     parts: list[str] = []
     tokens = _TOKEN.findall(side)
+    worded = False  # words since the last operator: a number after them starts a new sum
     for n, token in enumerate(tokens):
         if token[0].isdigit() or token[:2].lstrip(".")[:1].isdigit():  # "12", ".5"; not a full stop
-            if parts and (parts[-1][-1:].isdigit() or parts[-1] == ")"):
-                parts = []  # "5 bagels cost 5 * 3": two numbers with only words between, the sum starts here
+            if parts and (worded or parts[-1][-1:].isdigit() or parts[-1] == ")"):
+                # "5 bagels cost 5 * 3", "at 3 miles/hour, he spends 15 / 3": the sum starts here
+                parts = []
             parts.append(f"({token[:-1]}/100)" if token.endswith("%") else token)
+            worded = False
         elif token in _OPERATOR:
             parts.append(_OPERATOR[token])
+            worded = False
         elif token in ("x", "X") and 0 < n < len(tokens) - 1 and _numeric(tokens[n - 1]) and _numeric(tokens[n + 1]):
             parts.append("*")  # "3 x 6": times
         elif _VARIABLE.match(token):
             return None  # an unknown: algebra, not arithmetic
+        elif token[0].isalpha():
+            worded = True
     expression = "".join(parts).strip("*/+")
     if not any(ch.isdigit() for ch in expression) or "***" in expression or expression.count("**") > 1:
         return None

@@ -406,6 +406,14 @@ def degenerate(answer: str) -> bool:
     return text in ("", "none", "nan", "[]", "{}", "()") or number_in(text) == 0
 
 
+LARGE = 10_000  # a question with a number this large is arithmetic chain of thought gets wrong (docs/results.md)
+
+
+def large_numbers(question: str) -> bool:
+    """The question states a number of LARGE or more (4,922,000 a week; 37190 acres)."""
+    return any(float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", question[:20_000])))
+
+
 def _slips(reasoning: Solution, context: SolveContext) -> tuple[str, ...]:
     """Chain of thought's written calculations that are wrong, checked in the sandbox: its answer
     is then the last a tie goes to (the programs' arithmetic ran; its own did not)."""
@@ -420,7 +428,8 @@ def _vote(
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (chain of
     thought first, so a three-way tie of the first round goes to it; after a second round, or when
-    its written arithmetic `slipped`, a tie goes to the answer programs gave first); the working
+    its written arithmetic `slipped`, or when the question's numbers are large, a tie goes to the
+    answer programs gave first: chain of thought is the weakest at arithmetic); the working
     shown is a program's when one gave the winning answer. Answers naming one of the question's
     options count as that option."""
     choices, equation = choices_in(question), asks_for_equation(question)
@@ -429,7 +438,7 @@ def _vote(
         for s in samples
     ]  # sympy's [6] and chain of thought's 6 are one answer
     order = list(range(len(samples)))
-    if len(methods) > len(MIX) or slipped:  # programs' answers before chain of thought's in a tie
+    if len(methods) > len(MIX) or slipped or large_numbers(question):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     votes = vote([answers[number] for number in order])
     backed = True

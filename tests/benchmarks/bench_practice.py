@@ -55,6 +55,7 @@ def main() -> None:
             for variant in tried:
                 record = {"index": args.offset + number, "original": question, **variant.to_json()}
                 out.write(json.dumps({**record, "program": variant.program, "check": variant.check}) + "\n")
+            out.flush()
             print(f"{args.offset + number}: {'offered' if made else 'none'} ({len(tried)} tried, {spent:.1f} s)")
     total = len(lines)
     median = sorted(seconds)[len(seconds) // 2] if seconds else float("nan")

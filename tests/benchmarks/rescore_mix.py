@@ -4,7 +4,8 @@ records (prints a table; not a test).
     PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm8k-more
 
 "mix, ties to cot" is the vote before chain of thought's arithmetic was checked; "mix" checks it
-(records that keep the reasoning): where its written calculations slip, a tie goes to the programs.
+(records that keep the reasoning): where its written calculations slip, or the question's numbers
+are large, a tie goes to the programs.
 
 A `mix+more` record holds every solve's answer (`sampled`): chain of thought's, PAL's and PoT's
 (greedy: today's `mix` votes over them, ties to chain of thought), then the second round's four
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from app.evaluation.grader import grade
 from app.reasoning.check_working import arithmetic_slips
-from app.reasoning.methods import vote
+from app.reasoning.methods import large_numbers, vote
 from app.reasoning.numbers import vote_key
 from sandbox import Sandbox
 
@@ -42,7 +43,7 @@ def main() -> None:
         slips = arithmetic_slips(row["sampled"][0].get("reasoning") or "", sandbox) if cot is not None else ()
         if slips:
             slipped[grade(cot, row["gold"]).correct] += 1
-        mix_votes = vote(first[1:] + first[:1]) if slips else old_votes
+        mix_votes = vote(first[1:] + first[:1]) if slips or large_numbers(row["question"]) else old_votes
         mix = mix_votes[0].answer if mix_votes else None
         right["mix, ties to cot"] += grade(old_votes[0].answer if old_votes else None, row["gold"]).correct
         if len(answers) > 3:  # second round: programs before chain of thought in a tie

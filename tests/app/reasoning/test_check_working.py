@@ -111,7 +111,8 @@ def test_slips_in_written_reasoning_are_found_and_what_is_not_a_calculation_is_l
         "The company spends $120,585,000 / 3 = $40,195,000, so 120585000 + 40195000 = 160780001 in total.\n"
         "2 hours 30 minutes = 150 minutes. He rides 2 * 60 = 120 minutes, x = 5.\n"
         "17 / 5 = 3 full boxes. 10 / 3 = 3.33 each; 20% of 50 = 10.\n"
-        "1234 × 56 = 69004 beads\nAnother one-third is 88596 / 3 = 29532 penguins.\nAnswer: 69004"
+        "1234 × 56 = 69004 beads\nAnother one-third is 88596 / 3 = 29532 penguins.\n"
+        "If Gary walks at 3 miles/hour, he spends 15 / 3 = 5 hours walking.\nAnswer: 69004"
     )
     assert arithmetic_slips(reasoning, sandbox) == (
         "120585000 + 40195000 = 160780001 in total (that is 160780000)",
