@@ -25,6 +25,7 @@ from app.reasoning.pal import explain_line, propose_repair
 from app.reasoning.practice import make_variants
 from app.reasoning.runs import solution_of_run, view_of_run
 from app.reasoning.session import Limits
+from app.reasoning.solution import Sample, Vote
 from app.reasoning.solve_log import log_solution
 from app.settings import Settings
 from app.store import settings as settings_store
@@ -356,9 +357,11 @@ class SolveController(QObject):
             made = make_variants(solution, self.sandbox, check, 1, seed=seed, cancelled=lambda: token.cancelled)
             if not made:
                 return None
-            question, program = made[0].question, made[0].program
+            question, program, answer = made[0].question, made[0].program, made[0].answer
             result = self.sandbox.run(program, time_s=limits.time_s, capture=("ans", *assigned_names(program)))
-            return replace(solution_of_run(question, program, result), method="practice")
+            both = (Sample("pal", "PAL", program, answer), Sample("cot", "Chain of thought", None, made[0].check))
+            ran = solution_of_run(question, program, result)  # its support: the program and chain of thought agree
+            return replace(ran, method="practice", samples=2, votes=(Vote(answer, 2),), sampled=both)
 
         self._submit(job, self._on_variant, self._on_job_failed, name="another one like this")
 

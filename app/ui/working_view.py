@@ -58,10 +58,13 @@ class WorkingView(QWidget):
         self.verdict = Label("")
         self.verdict.setWordWrap(True)
         self.try_box = QWidget()
-        row = QHBoxLayout(self.try_box)
-        row.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.attempt, self.check_button, self.reveal_button, self.show_all_button):
-            row.addWidget(widget)
+        rows = QVBoxLayout(self.try_box)  # two rows: the answer box keeps its width in a narrow pane
+        rows.setContentsMargins(0, 0, 0, 0)
+        for widgets in ((self.attempt, self.check_button), (self.reveal_button, self.show_all_button)):
+            row = QHBoxLayout()
+            for widget in widgets:
+                row.addWidget(widget, 1 if widget is self.attempt else 0)
+            rows.addLayout(row)
         self.my_working = QPlainTextEdit()
         self.my_working.setPlaceholderText("Your working, one step per line (3 boxes × 6 = 18) — Ctrl+Enter checks it")
         self.my_working.setTabChangesFocus(True)
@@ -97,6 +100,7 @@ class WorkingView(QWidget):
         )
         self.another_button.clicked.connect(self.another_requested)
         self.tally = Label("")
+        self.tally.setWordWrap(True)
         practice = QHBoxLayout()
         practice.addWidget(self.another_button)
         practice.addWidget(self.tally, 1)
@@ -138,6 +142,7 @@ class WorkingView(QWidget):
         if right:
             self.verdict.setText(f"Right: {self.attempt.text().strip()} is the answer.")
             self.shown = len(self.steps)
+            self.finished_trying.emit()  # the answer pane shows it too
         else:
             first = self.steps[0] if self.steps else None
             compare = f" Compare your working with the first step: {first.text} {first.value}".rstrip() if first else ""

@@ -152,6 +152,8 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     view.attempt.setText(expected.answer)
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
     assert view.tally.text() == "Practice: 2 tried — 1 right, 1 wrong, 0 revealed"
+    assert window.output_pane.answer.text() == f"${float(expected.answer):.2f}"  # right: the answer is shown too
+    assert window.work.solution is not None and window.work.solution.confidence.level == "cot+pal"
     assert window.controller.history.practice_tally() == {"right": 1, "wrong": 1, "revealed": 0}
     assert window.history_panel.list.item(0).text().count(expected.question[:30]) == 1
     window.controller.model = ScriptedModel(["Answer: 1"] * 3)  # chain of thought never agrees
