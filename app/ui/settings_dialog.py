@@ -87,6 +87,9 @@ class SettingsDialog(QDialog):
         self.model_info.setWordWrap(True)
 
         self.catalog = QComboBox()
+        # A long entry must not set the dialog's width: at 150 % it ran off a 1366-pixel screen.
+        self.catalog.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.catalog.setMinimumContentsLength(30)
         models = catalog.load()
         for entry in models.downloads:
             speed = speed_text(entry.file_name, entry.approx_size_gb * 1e9, self._speeds, models)

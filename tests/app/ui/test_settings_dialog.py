@@ -41,6 +41,8 @@ def test_dialog_lists_models_and_returns_settings(qtbot: QtBot, private_data: Pa
     assert any(t.startswith("mine.gguf") for t in texts)
     assert dialog.catalog.count() == 5  # the catalog's downloads, the two recommended for math first
     assert dialog.catalog.itemText(0).startswith("Qwen2.5-Math 1.5B Instruct")
+    # seen at 150 % on a 1366 × 768 screen: the longest download entry made the dialog 1400+ px wide
+    assert dialog.sizeHint().width() <= 1366 / 1.5, dialog.sizeHint()
     dialog.threads.setValue(2)
     dialog.n_ctx.setValue(8192)
     dialog.temperature.setValue(0.7)
