@@ -361,7 +361,8 @@ class OutputPane(QWidget):
         steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         if trying:
-            self.answer.setText("Hidden — try it yourself (Working tab)")
+            self.answer.setText("Hidden: try it first")
+            self.answer.setToolTip("Work it out in the Working tab; the answer shows when you get it or give up")
             self.output.setPlainText("Hidden while you try it yourself.")
 
     def _on_revealed(self) -> None:

@@ -68,15 +68,15 @@ class WorkingView(QWidget):
         self.my_working = QPlainTextEdit()
         self.my_working.setPlaceholderText("Your working, one step per line (3 boxes × 6 = 18) — Ctrl+Enter checks it")
         self.my_working.setTabChangesFocus(True)
-        self.my_working.setMaximumHeight(110)
+        self.my_working.setMaximumHeight(90)
         self.check_working_button = QPushButton("Check my working")
         self.check_working_button.setToolTip("Each line's arithmetic and result against the solution (Ctrl+Enter)")
         self.my_verdicts = Label("")
         self.my_verdicts.setWordWrap(True)
         self.my_verdicts.setVisible(False)
-        mine = QHBoxLayout()
+        mine = QHBoxLayout()  # the box, its buttons beside it in a column: one row less on a small screen
         mine.addWidget(self.my_working, 1)
-        mine.addWidget(self.check_working_button)
+        mine.addLayout(self._buttons())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.try_box)
@@ -84,7 +84,7 @@ class WorkingView(QWidget):
         layout.addWidget(self.area, 1)
         layout.addLayout(mine)
         layout.addWidget(self.my_verdicts)
-        layout.addLayout(self._practice_row())
+        layout.addWidget(self.tally)
         self.check_working_button.clicked.connect(self._on_check_working)
         self.my_working.installEventFilter(self)  # Ctrl+Enter checks; Enter stays a new line
         self.check_button.clicked.connect(self.check)
@@ -93,18 +93,20 @@ class WorkingView(QWidget):
         self.show_all_button.clicked.connect(self._on_show_all_clicked)
         self.show_steps([])
 
-    def _practice_row(self) -> QHBoxLayout:
+    def _buttons(self) -> QVBoxLayout:
+        """Check my working, and Another one like this with the practice tally under the box."""
         self.another_button = QPushButton("Another one like this")
         self.another_button.setToolTip(
             "A new question of this kind with other numbers: the program and chain of thought must agree on its answer"
         )
         self.another_button.clicked.connect(self.another_requested)
         self.tally = Label("")
-        self.tally.setWordWrap(True)
-        practice = QHBoxLayout()
-        practice.addWidget(self.another_button)
-        practice.addWidget(self.tally, 1)
-        return practice
+        self.tally.setVisible(False)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.check_working_button)
+        buttons.addWidget(self.another_button)
+        buttons.addStretch(1)
+        return buttons
 
     @property
     def trying(self) -> bool:
@@ -187,13 +189,15 @@ class WorkingView(QWidget):
         self.my_verdicts.setVisible(True)
 
     def show_tally(self, tally: dict[str, int]) -> None:
+        """One short line (a wrapped one made the window taller than a 1366 × 768 screen at 150 %);
+        every outcome on hover."""
         tried = sum(tally.values())
-        self.tally.setText(
-            f"Practice: {tried} tried — {tally.get('right', 0)} right, {tally.get('wrong', 0)} wrong, "
-            f"{tally.get('revealed', 0)} revealed"
-            if tried
-            else ""
+        self.tally.setText(f"Practice: {tally.get('right', 0)} of {tried} right")
+        self.tally.setToolTip(
+            f"{tried} tries: {tally.get('right', 0)} right, {tally.get('wrong', 0)} wrong, "
+            f"{tally.get('revealed', 0)} revealed (kept in the history)"
         )
+        self.tally.setVisible(bool(tried))
 
     def _on_show_all_clicked(self) -> None:
         if self._answer is not None and not self._settled:

@@ -253,3 +253,21 @@ def test_the_status_message_keeps_room_on_a_narrow_bar(qtbot: QtBot, make_window
     qtbot.waitUntil(lambda: bar.width() <= 900)
     # The message is painted left of the first label: two fifths of the bar at least stay its own.
     qtbot.waitUntil(lambda: min(label.x() for label in labels) >= 2 * bar.width() // 5 - 10)
+
+
+def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen at 150 %: the tally wrapped to two lines under the working box and the window grew
+    taller than the screen (Run and Copy answer off it). Trying, the tally and the box together fit."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    window.work.tallied({"right": 12, "wrong": 30, "revealed": 4})
+    view = window.output_pane.working
+    view.show_steps([], try_answer="5")
+    window.output_pane.tabs.setCurrentWidget(view)
+    window.reset_layout()
+    qtbot.wait(50)
+    assert view.tally.isVisible() and view.try_box.isVisible()
+    assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()
+    assert window.height() <= 512

@@ -145,13 +145,14 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
         qtbot.mouseClick(window.output_pane.working.another_button, Qt.MouseButton.LeftButton)
     view = window.output_pane.working
     assert window.work.origin == "practice" and window.question.toPlainText() == expected.question
-    assert window.output_pane.answer.text() == "Hidden — try it yourself (Working tab)" and view.trying
+    assert window.output_pane.answer.text() == "Hidden: try it first" and view.trying
     assert window.editor.toPlainText() == expected.program
     qtbot.keyClicks(view.attempt, "1")
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
     view.attempt.setText(expected.answer)
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
-    assert view.tally.text() == "Practice: 2 tried — 1 right, 1 wrong, 0 revealed"
+    assert view.tally.text() == "Practice: 1 of 2 right"
+    assert view.tally.toolTip() == "2 tries: 1 right, 1 wrong, 0 revealed (kept in the history)"
     assert window.output_pane.answer.text() == f"${float(expected.answer):.2f}"  # right: the answer is shown too
     assert window.work.solution is not None and window.work.solution.confidence.level == "cot+pal"
     assert window.controller.history.practice_tally() == {"right": 1, "wrong": 1, "revealed": 0}
