@@ -186,7 +186,9 @@ def make_variants(
             break
         found = None
         for _ in range(DRAWS_PER_TRY):  # runs are cheap: draw until the answer is of the right kind
-            values = [new_value(given, draw, avoid) for given in inputs]
+            values: list[float] = []
+            for given in inputs:  # each new value unlike the question's and the others drawn ("$17 … at $17")
+                values.append(new_value(given, draw, avoid | set(values)))
             question, changed = rewritten(solution.question, program, inputs, values)
             answer = None if question in seen else _answer(question, changed, sandbox, original, money=money)
             seen.add(question)

@@ -60,6 +60,9 @@ def test_variants_have_other_numbers_of_the_same_kind_and_a_checked_answer(sandb
         assert float(variant.answer) >= 0  # the original's kind: money left is not negative
         assert f"bagels = {bagels}\n" in variant.program and "spent = bagels * price * (1 + tip)" in variant.program
     assert len({v.question for v in made}) == 3
+    for variant in made:  # no two numbers of a variant alike, nor like the original's (a "$17 … at $17")
+        numbers = re.findall(r"\d+(?:\.\d+)?", variant.question)
+        assert len(set(numbers)) == len(numbers) and not set(numbers) & {"23", "5", "3.50", "10"}
     again = make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, by_hand, 3)
     assert [v.question for v in again] == [v.question for v in made]  # a seed repeats its variants
 
