@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from app.reasoning.numbers import format_float, number_in
 from app.reasoning.solution import Solution
-from app.reasoning.working import MAX_NODES, MAX_PROGRAM_CHARS, WorkingStep, worked_solution
+from app.reasoning.working import WorkingStep, program_nodes, worked_solution
 from sandbox import CapturedValue, Sandbox
 
 MAX_LINES = 60
@@ -293,16 +293,8 @@ def _evaluate(
 
 def _parts(program: str | None) -> list[str]:
     """The program's arithmetic sub-expressions as source text (parsed with working's caps)."""
-    if not program or len(program) > MAX_PROGRAM_CHARS:
-        return []
-    try:
-        tree = ast.parse(program)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    nodes = list(ast.walk(tree))
-    if len(nodes) > MAX_NODES:
-        return []
-    texts = (ast.get_source_segment(program, node) for node in nodes if isinstance(node, ast.BinOp))
+    nodes = program_nodes(program)
+    texts = (ast.get_source_segment(program or "", node) for node in nodes if isinstance(node, ast.BinOp))
     return list(dict.fromkeys(t for t in texts if t and len(t) <= 200))[:MAX_EXPRESSIONS]
 
 

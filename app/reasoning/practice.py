@@ -27,7 +27,7 @@ from app.reasoning.extract import assigned_names
 from app.reasoning.numbers import number_in, vote_key
 from app.reasoning.runs import solution_of_run
 from app.reasoning.solution import Solution
-from app.reasoning.working import MAX_NODES, MAX_PROGRAM_CHARS
+from app.reasoning.working import program_nodes
 from sandbox import Sandbox
 
 MAX_QUESTION_CHARS = 4_000
@@ -74,15 +74,7 @@ class _Input:
 def inputs_of(question: str, program: str) -> list[_Input]:
     """The question's numbers that the program takes in, each as one number written in it
     (`eggs = 16`, `sold = 3 * 6`) — not a power, an index or a later argument (`round(x, 2)`)."""
-    if len(question) > MAX_QUESTION_CHARS or len(program) > MAX_PROGRAM_CHARS:
-        return []
-    try:
-        tree = ast.parse(program)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    nodes = list(ast.walk(tree))
-    if len(nodes) > MAX_NODES:
-        return []
+    nodes = program_nodes(program) if len(question) <= MAX_QUESTION_CHARS else []
     aside = {id(n.right) for n in nodes if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)}
     aside |= {id(arg) for n in nodes if isinstance(n, ast.Call) for arg in n.args[1:]}
     aside |= {id(n.slice) for n in nodes if isinstance(n, ast.Subscript)}

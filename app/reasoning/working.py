@@ -54,18 +54,26 @@ def worked_solution(
 ) -> list[WorkingStep]:
     """The steps of `program` with the values the sandbox captured; [] when it cannot be read.
     `output`, what the program printed, gives each print its result when every print ran once."""
-    if not program or len(program) > MAX_PROGRAM_CHARS:
-        return []
-    try:
-        tree = ast.parse(program)
-        if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
-            return []
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    nodes = program_nodes(program)
+    tree = nodes[0] if nodes else None  # ast.walk starts at the module
+    if not program or not isinstance(tree, ast.Module):
         return []
     try:
         return _Writer(tree, program, variables, question, trace, output=output).steps(tree.body)[:MAX_STEPS]
     except RecursionError:
         return []
+
+
+def program_nodes(program: str | None) -> list[ast.AST]:
+    """Every syntax node of `program` within the working's caps (size, node count, nesting); []
+    when it is beyond them or does not parse."""
+    if not program or len(program) > MAX_PROGRAM_CHARS:
+        return []
+    try:
+        nodes = list(ast.walk(ast.parse(program)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return nodes if len(nodes) <= MAX_NODES else []
 
 
 class _Writer:
