@@ -438,7 +438,7 @@ def _vote(
         for s in samples
     ]  # sympy's [6] and chain of thought's 6 are one answer
     order = list(range(len(samples)))
-    if len(methods) > len(MIX) or slipped or large_numbers(question):  # programs first in a tie
+    if methods and (len(methods) > len(MIX) or slipped or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     votes = vote([answers[number] for number in order])
     backed = True

@@ -239,6 +239,8 @@ def test_where_the_questions_numbers_are_large_a_tie_goes_to_the_programs(sandbo
     small = "He rode 5 times a week for 4 weeks. How many rides?"
     assert solve(small, "mix", ScriptedModel(["Answer: 20", pal("21"), pot("9")]), sandbox).answer == "20"
     assert large_numbers("a $4,922,000 salary") and not large_numbers("in 2012, 9999 people")
+    programs = solve(large, "sc3-pal", ScriptedModel([pal("1"), pal("2"), pal("3")]), sandbox)
+    assert programs.answer == "1"  # a vote of one method's programs: ties to the first, as before
 
 
 def test_an_equation_question_asks_for_sympy_and_answers_with_its_roots(sandbox: Sandbox) -> None:
