@@ -366,6 +366,9 @@ class SolveController(QObject):
         self._submit(job, self._on_variant, self._on_job_failed, name="another one like this")
 
     def _on_variant(self, variant: Solution | None) -> None:
+        if variant is None and self._cancel is not None and self._cancel.cancelled:
+            self.events.publish(Phase("Cancelled: no new question."))
+            return
         if variant is None:
             self.failed.emit(
                 "No question like this one could be checked: its numbers are not the program's inputs, or chain of "

@@ -161,3 +161,9 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     with qtbot.waitSignal(window.controller.failed, timeout=60_000) as failed:
         window.controller.another_one()
     assert str(failed.args[0]).startswith("No question like this one could be checked")
+    window.controller.model = ScriptedModel(["Still thinking about it. " * 40], chunk_size=1, chunk_delay_s=0.01)
+    with qtbot.assertNotEmitted(window.controller.failed, wait=500):
+        window.controller.another_one()
+        qtbot.waitUntil(lambda: window.controller.is_busy, timeout=5_000)
+        window.controller.cancel()  # Esc: no new question, and no error for it
+        qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)
