@@ -59,6 +59,7 @@ _OPERATOR = {
 }  # fmt: skip  (− and – as typed or pasted from a document: minus)
 _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+_PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,7 @@ def _written_out(side: str, *, left: bool) -> str | None:
 def _plain(text: str) -> str:
     plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
+    plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     return re.sub(r"%\s*of\b", "% *", plain)
 
 
