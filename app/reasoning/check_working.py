@@ -59,6 +59,8 @@ _OPERATOR = {
 }  # fmt: skip  (− and – as typed or pasted from a document: minus)
 _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+_PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
+_HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
 
 
@@ -207,6 +209,7 @@ def _plain(text: str) -> str:
     plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
+    plain = _HALF_OF.sub(lambda m: _PARTS[m.group(1).lower()], plain)  # "half of 20 = 10"
     return re.sub(r"%\s*of\b", "% *", plain)
 
 
@@ -215,7 +218,8 @@ def _parse(text: str) -> _Line:
     clauses = [c for c in _CLAUSES.split(plain) if c.strip()]
     sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
-    first = clauses[0].split("=")[0] if clauses else ""
+    written = [c for c in _CLAUSES.split(_THOUSANDS.sub("", text)) if c.strip()]  # not "half of" as (1/2) *
+    first = written[0].split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
     stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
     return _Line(text, sides, units, operands if "=" in plain else [], _value(stated[-1]) if stated else None)

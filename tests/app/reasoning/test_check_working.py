@@ -123,10 +123,14 @@ def test_slips_in_written_reasoning_are_found_and_what_is_not_a_calculation_is_l
 
 
 def test_a_fraction_of_a_number_is_times(sandbox: Sandbox) -> None:
-    """"1/4 of 20 = 5" as a student writes it (read as 20 alone, it was an arithmetic slip)."""
+    """ "1/4 of 20 = 5" as a student writes it (read as 20 alone, it was an arithmetic slip)."""
     question = "Sam reads 1/4 of a 20-page story on Monday and 6 pages on Tuesday. How many pages are left?"
     program = "read = 20 / 4 + 6\nleft = 20 - read\nprint(left)"
     right = checked("Step 1: 1/4 of 20 = 5\n5 + 6 = 11 pages\n20 - 11 = 9 pages left", sandbox, question, program)
     assert right.first_wrong is None, right.lines
+    quarter = checked("A quarter of 20 = 5\n20 - 5 - 6 = 9", sandbox, question, program)
+    assert quarter.first_wrong is None, quarter.lines
+    half = checked("half of 20 = 11", sandbox, question, program)
+    assert half.lines[0].reason == "arithmetic slip: that is 10, not 11"
     slip = checked("1/4 of 20 = 4\n4 + 6 = 10\n20 - 10 = 10", sandbox, question, program)
     assert slip.first_wrong == 0 and slip.lines[0].reason == "arithmetic slip: that is 5, not 4"
