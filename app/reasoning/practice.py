@@ -136,11 +136,23 @@ def rewritten(question: str, program: str, inputs: list[_Input], values: list[fl
         text = text[: given.start] + _written(value, given.text) + text[given.end :]
     lines = program.split("\n")
     for given, value in sorted(zip(inputs, values, strict=True), key=lambda pair: (-pair[0].line, -pair[0].col)):
-        line = lines[given.line - 1]
+        line = lines[given.line - 1].encode()  # the syntax tree's columns count bytes
         constant = value * given.scale
         code = repr(round(constant, 10)) if given.scale != 1.0 or not value.is_integer() else str(int(value))
-        lines[given.line - 1] = line[: given.col] + code + line[given.end_col :]
+        lines[given.line - 1] = (line[: given.col] + code.encode() + line[given.end_col :]).decode()
+    # The comments name the numbers too ("# Annika starts with $50"): they say the new ones, or
+    # the working, whose prose is the comments, would contradict its own mathematics.
+    said = {given.value: _written(value, given.text) for given, value in zip(inputs, values, strict=True)}
+    lines = [_commented(line, said) for line in lines]
     return text, "\n".join(lines)
+
+
+def _commented(line: str, said: dict[float, str]) -> str:
+    code, hash_, comment = line.partition("#")
+    if not hash_ or code.count("'") % 2 or code.count('"') % 2:  # no comment, or a "#" inside a string
+        return line
+    swap = lambda match: said.get(_number_of(match.group()), match.group())  # noqa: E731
+    return code + hash_ + _NUMBER.sub(swap, comment)
 
 
 def _written(value: float, like: str) -> str:

@@ -92,3 +92,20 @@ def test_an_answer_not_of_the_originals_kind_is_never_offered(sandbox: Sandbox) 
 def test_nothing_to_vary_without_a_program_or_an_answer(sandbox: Sandbox) -> None:
     unsolved = solved(QUESTION, "print(1 / 0)", sandbox)
     assert make_variants(unsolved, sandbox, by_hand, 3) == []
+
+
+def test_the_programs_comments_and_non_ascii_names_follow_the_new_numbers(sandbox: Sandbox) -> None:
+    """The working's prose is the program's comments: "# she starts with $23" must not stay beside
+    a new 41. Columns in the syntax tree count bytes: a name with ö before the number still works."""
+    question = "Jörg has 23 marbles and wins 5 more. How many does he have?"
+    program = "# Jörg starts with 23 marbles\ngröße = 23\nwon = 5  # he wins 5 more\nprint(größe + won)"
+    made = make_variants(solved(question, program, sandbox), sandbox, by_sum, 2)
+    assert len(made) == 2
+    for variant in made:
+        start, won = re.findall(r"\d+", variant.question)
+        assert f"# Jörg starts with {start} marbles\ngröße = {start}\n" in variant.program
+        assert f"won = {won}  # he wins {won} more" in variant.program
+
+
+def by_sum(question: str) -> str:
+    return str(sum(int(n) for n in re.findall(r"\d+", question)))
