@@ -172,13 +172,16 @@ def make_variants(
     cancelled: Callable[[], bool] = lambda: False,
 ) -> list[Variant]:
     """Up to `count` variants of the solved `solution` that `check` agreed with, trying at most
-    TRIES_PER_VARIANT × count candidates; `on_variant` hears each one tried (agreed or not)."""
+    TRIES_PER_VARIANT × count candidates; `on_variant` hears each one tried (agreed or not). None
+    when the program is not known to be right about the original question: chain of thought
+    (in the solve's vote, or asked here) must give its answer too — a program that misread the
+    question misreads every variant, and a variant's check can share the misreading."""
     program = solution.program
     if not solution.answered or program is None or solution.answer is None:
         return []
     inputs = inputs_of(solution.question, program)
     original = number_in(solution.answer)
-    if not inputs or original is None:
+    if not inputs or original is None or not _confirmed(solution, check):
         return []
     draw = random.Random(seed)
     avoid = {_number_of(m.group()) for m in _NUMBER.finditer(solution.question)}
@@ -210,6 +213,14 @@ def make_variants(
         if agreed:
             offered.append(variant)
     return offered
+
+
+def _confirmed(solution: Solution, check: Checker) -> bool:
+    """Chain of thought gave the program's answer to the original: in the vote, or asked now."""
+    answer = vote_key(solution.answer or "")
+    reasoned = [s.answer for s in solution.sampled if s.method == "cot" and s.answer is not None]
+    said = reasoned[0] if reasoned else check(solution.question)
+    return said is not None and vote_key(said) == answer
 
 
 def _number_of(text: str) -> float:

@@ -69,8 +69,18 @@ def test_variants_have_other_numbers_of_the_same_kind_and_a_checked_answer(sandb
 
 def test_a_variant_the_check_does_not_confirm_is_not_offered(sandbox: Sandbox) -> None:
     tried: list[Variant] = []
-    made = make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, lambda _: "1", 2, on_variant=tried.append)
+    original = solved(QUESTION, PROGRAM, sandbox)
+    only_original = lambda q: original.answer if q == QUESTION else "1"  # noqa: E731
+    made = make_variants(original, sandbox, only_original, 2, on_variant=tried.append)
     assert made == [] and 0 < len(tried) <= 2 * TRIES_PER_VARIANT and not any(v.agreed for v in tried)
+
+
+def test_no_variant_of_a_program_chain_of_thought_does_not_confirm_on_the_original(sandbox: Sandbox) -> None:
+    """A program that misread the question misreads every variant, and the variant's check can
+    share the misreading (seen in bench_practice): the original's answer is confirmed first."""
+    asked: list[str] = []
+    misread = lambda q: asked.append(q) or ("7" if q == QUESTION else by_hand(q))  # noqa: E731
+    assert make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, misread, 2) == [] and asked == [QUESTION]
 
 
 def test_an_answer_not_of_the_originals_kind_is_never_offered(sandbox: Sandbox) -> None:
@@ -79,12 +89,14 @@ def test_an_answer_not_of_the_originals_kind_is_never_offered(sandbox: Sandbox) 
     question = "12 sweets are shared equally among four children. How many does each child get?"
     program = "sweets = 12\nchildren = 4\nprint(sweets / children)"
     tried: list[Variant] = []
-    made = make_variants(solved(question, program, sandbox), sandbox, lambda q: None, 5, on_variant=tried.append)
+    share = lambda q: "3" if q == question else None  # noqa: E731  (the original confirmed, no variant)
+    made = make_variants(solved(question, program, sandbox), sandbox, share, 5, on_variant=tried.append)
     assert made == [] and len(tried) == 5 * TRIES_PER_VARIANT
     assert all(float(v.answer).is_integer() for v in tried)  # a non-whole share never reached the check
     assert all(re.search(r"among \d+ children", v.question) for v in tried)  # "four" became the new number
     shared = "A $12 pizza is shared by 4 friends. How much does each pay?"
-    paid = make_variants(solved(shared, program.replace("sweets", "pizza"), sandbox), sandbox, lambda q: None, 3,
+    pay = lambda q: "3" if q == shared else None  # noqa: E731
+    paid = make_variants(solved(shared, program.replace("sweets", "pizza"), sandbox), sandbox, pay, 3,
                          on_variant=tried.append)  # fmt: skip
     assert paid == [] and any(not float(v.answer).is_integer() for v in tried)
 

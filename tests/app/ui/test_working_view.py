@@ -138,9 +138,11 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     solved = window.work.solution
     assert solved is not None
     first: list[Variant] = []
-    make_variants(solved, window.controller.sandbox, lambda _question: None, 1, on_variant=first.append)
+    confirm = lambda question: "8" if question == solved.question else None  # noqa: E731
+    make_variants(solved, window.controller.sandbox, confirm, 1, on_variant=first.append)
     expected = first[0]  # seed 0: the candidate the window tries first
-    window.controller.model = ScriptedModel([f"Working it out.\nAnswer: {expected.answer}"])
+    # chain of thought confirms the original's 8 (a PAL solve has no vote), then the variant's answer
+    window.controller.model = ScriptedModel(["Answer: 8", f"Working it out.\nAnswer: {expected.answer}"])
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         qtbot.mouseClick(window.output_pane.working.another_button, Qt.MouseButton.LeftButton)
     view = window.output_pane.working
