@@ -79,7 +79,11 @@ def test_no_variant_of_a_program_chain_of_thought_does_not_confirm_on_the_origin
     """A program that misread the question misreads every variant, and the variant's check can
     share the misreading (seen in bench_practice): the original's answer is confirmed first."""
     asked: list[str] = []
-    misread = lambda q: asked.append(q) or ("7" if q == QUESTION else by_hand(q))  # noqa: E731
+
+    def misread(question: str) -> str | None:
+        asked.append(question)
+        return "7" if question == QUESTION else by_hand(question)
+
     assert make_variants(solved(QUESTION, PROGRAM, sandbox), sandbox, misread, 2) == [] and asked == [QUESTION]
 
 
