@@ -285,8 +285,14 @@ class OutputPane(QWidget):
             self.steps.addTopLevelItem(QTreeWidgetItem([display_text(f"line {line.line}, emulated: {values}")]))
         self._offer(self.steps, bool(solution.timeline or emulated))
 
-    def show_how(self, solution: Solution) -> None:
-        """The vote's tally (self-consistency) and whether chain of thought gave the answer."""
+    def show_how(self, solution: Solution, *, trying: bool = False) -> None:
+        """The vote's tally (self-consistency) and whether chain of thought gave the answer; while
+        the student tries it, only how it was checked (the tally and the notes name the answer)."""
+        if trying:
+            self.votes.setToolTip("")
+            self.votes.setText(f"Checked: {solution.confidence.words}" if solution.answered else "")
+            self.votes.setVisible(solution.answered)
+            return
         lines = []
         if solution.samples > 1:
             shown = shown_answers([v.answer for v in solution.votes])
@@ -355,7 +361,7 @@ class OutputPane(QWidget):
         self.show_alternative(solution.alternative)
         self.show_math(solution.ans.latex if solution.ans else None)
         self.show_variables(solution.variables)
-        self.show_how(solution)
+        self.show_how(solution, trying=trying)
         self.show_steps(solution)
         self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
         steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
@@ -368,6 +374,7 @@ class OutputPane(QWidget):
     def _on_revealed(self) -> None:
         solution = self._work.solution
         if solution is not None:
+            self.show_how(solution)
             self.show_answer(solution.answer, question=solution.question)
             self.show_output(solution.output)
 

@@ -149,6 +149,8 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     assert window.work.origin == "practice" and window.question.toPlainText() == expected.question
     assert window.output_pane.answer.text() == "Hidden: try it first" and view.trying
     assert window.editor.toPlainText() == expected.program
+    shown = window.output_pane.votes.text()  # seen in the window: "Vote of PAL and chain of thought: 1 ×2"
+    assert shown == "Checked: two different methods agree: a program and reasoning in words", shown
     qtbot.keyClicks(view.attempt, "1")
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
     view.attempt.setText(expected.answer)
