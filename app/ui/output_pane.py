@@ -355,12 +355,13 @@ class OutputPane(QWidget):
 
     def show_solution(self, solution: Solution, trace: tuple[TraceStep, ...] | None, *, trying: bool) -> None:
         """Every part of the answer pane from `solution`; with `trying`, the student works it out
-        first: the answer and what the program printed wait until they ask (Working tab)."""
+        first: the answer, what the program printed, its values and the vote's tally wait until
+        they ask (Working tab)."""
         self._solution = solution
         self.show_answer(solution.answer, question=solution.question)
         self.show_alternative(solution.alternative)
-        self.show_math(solution.ans.latex if solution.ans else None)
-        self.show_variables(solution.variables)
+        self.show_math(solution.ans.latex if solution.ans and not trying else None)
+        self.show_variables({} if trying else solution.variables)  # the answer is among the values
         self.show_how(solution, trying=trying)
         self.show_steps(solution)
         self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
@@ -375,6 +376,8 @@ class OutputPane(QWidget):
         solution = self._work.solution
         if solution is not None:
             self.show_how(solution)
+            self.show_variables(solution.variables)
+            self.show_math(solution.ans.latex if solution.ans else None)
             self.show_answer(solution.answer, question=solution.question)
             self.show_output(solution.output)
 

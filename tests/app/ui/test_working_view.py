@@ -151,6 +151,7 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     assert window.editor.toPlainText() == expected.program
     shown = window.output_pane.votes.text()  # seen in the window: "Vote of PAL and chain of thought: 1 ×2"
     assert shown == "Checked: two different methods agree: a program and reasoning in words", shown
+    assert window.output_pane.variables.rowCount() == 0  # the program's values hold the answer
     qtbot.keyClicks(view.attempt, "1")
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
     view.attempt.setText(expected.answer)
@@ -158,6 +159,7 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     assert view.tally.text() == "Practice: 1 of 2 right"
     assert view.tally.toolTip() == "2 tries: 1 right, 1 wrong, 0 revealed (kept in the history)"
     assert window.output_pane.answer.text() == f"${float(expected.answer):.2f}"  # right: the answer is shown too
+    assert window.output_pane.variables.rowCount() > 0
     assert window.work.solution is not None and window.work.solution.confidence.level == "cot+pal"
     assert window.controller.history.practice_tally() == {"right": 1, "wrong": 1, "revealed": 0}
     assert window.history_panel.list.item(0).text().count(expected.question[:30]) == 1
