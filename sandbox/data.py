@@ -31,6 +31,12 @@ class Table(tuple[Mapping[str, Any], ...]):
     __slots__ = ()  # no attributes: nothing a program could set for a later reader
 
     def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, bool) or not isinstance(key, str | int | slice):
+            # `table[table["x"] == v]`, as in pandas, would be `table[False]`: the first row, silently
+            raise TypeError(
+                "a table is a tuple of row dicts, not a pandas DataFrame: pick rows with "
+                '[r for r in table if r["column"] == value], a column with table["column"]'
+            )
         if not isinstance(key, str):
             return super().__getitem__(key)
         names = tuple(self[0]) if self else ()

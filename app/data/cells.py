@@ -12,7 +12,7 @@ a value fits — else as text, cell by cell unchanged. On the way:
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
   tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
-  named as a date, Excel's serial day numbers.
+  named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`).
 
 Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
 """
@@ -46,6 +46,8 @@ _MONTH_WORD = re.compile(r"(?i).{0,20}\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sep
 _YEAR = re.compile(r"\b\d{4}\b")
 _SHORT_YEAR = re.compile(r"\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2}")  # 19-Sep-03, as spreadsheets export dates
 _EXCEL_EPOCH = datetime.date(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's leap-year 1900 bug included)
+_DATE_NAME = re.compile(r"(?i)date|day")
+_COMPACT = re.compile(r"(?:1[89]|2[01])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")  # 1800–2199
 _SERIALS = (20_000, 80_000)  # 1954 to 2119: a day number, not a count or an amount
 
 
@@ -71,6 +73,9 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     if _serial_dates(name, present):
         days = tuple(None if v is None else _serial(v) for v in gaps)
         return Column("date", days, missing, note="numbers read as Excel serial dates (45306 is 2024-01-15)")
+    compact = _compact_dates(name, present)
+    if compact is not None:
+        return Column("date", tuple(None if v is None else compact[str(v)] for v in gaps), missing)
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
     numbers = _numbers(present, comma=True) if decimal_comma else None
@@ -262,7 +267,25 @@ def _serial_dates(name: str, present: Sequence[Cell]) -> bool:
     """Whether the column holds Excel's day numbers: named as a date, every value in range."""
     low, high = _SERIALS
     in_range = all(isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high for v in present)
-    return in_range and re.search(r"(?i)date|day", name) is not None
+    return in_range and _DATE_NAME.search(name) is not None
+
+
+def _compact_dates(name: str, present: Sequence[Cell]) -> dict[str, str] | None:
+    """ISO text for each value when a column named as a date holds `YYYYMMDD` numbers (as
+    statistics exports write days), every one a real date; else None."""
+    if not _DATE_NAME.search(name):
+        return None
+    read: dict[str, str] = {}
+    for value in present:
+        text = str(value)
+        if isinstance(value, bool | float) or not _COMPACT.fullmatch(text):
+            return None
+        if text not in read:
+            try:
+                read[text] = datetime.date(int(text[:4]), int(text[4:6]), int(text[6:])).isoformat()
+            except ValueError:
+                return None
+    return read
 
 
 def _serial(value: Cell) -> Cell:

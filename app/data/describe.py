@@ -1,13 +1,15 @@
 """What the model sees of the user's data: the shape, never the data.
 
 Each table's name, how the program reaches it, its row count, its columns with their types, and
-a few sample rows (as JSON, so nothing in a cell can read as an instruction's markup). The full
-table stays on this machine and reaches only the sandboxed program.
+a few sample rows, written as the program will get them (a Python dict: dates as `datetime.date`
+values, so the model compares dates, not their text; text quoted and escaped, so nothing in a cell
+can read as an instruction's markup). The full table stays on this machine and reaches only the
+sandboxed program.
 """
 
 from __future__ import annotations
 
-import json
+import datetime
 
 from app.data.files import DataSet, Table
 
@@ -39,8 +41,8 @@ def _table(table: Table, sample_rows: int) -> str:
     if sample_rows and table.rows:
         lines.append(f"The first {min(sample_rows, len(table.rows))} rows:")
         for row in table.rows[:sample_rows]:
-            shown = {name: _short(value) for name, value in zip(table.columns, row, strict=True)}
-            lines.append(json.dumps(shown, ensure_ascii=False))
+            cells = zip(table.columns, table.types, row, strict=True)
+            lines.append("{" + ", ".join(f"{name!r}: {_literal(kind, value)}" for name, kind, value in cells) + "}")
     return "\n".join(lines)
 
 
@@ -54,6 +56,17 @@ def _column(table: Table, index: int) -> str:
     if missing and table.types[index] != "empty":
         words.append(f"{missing:,} of {len(table.rows):,} missing")
     return f"{table.columns[index]} ({'; '.join(words)})"
+
+
+def _literal(kind: str, value: object) -> str:
+    """The cell as Python source, as the program's row dict holds it."""
+    if kind in ("date", "datetime") and isinstance(value, str):
+        try:
+            when = datetime.datetime.fromisoformat(value) if kind == "datetime" else datetime.date.fromisoformat(value)
+        except ValueError:
+            return repr(value)
+        return repr(when)
+    return repr(_short(value))
 
 
 def _short(value: object) -> object:

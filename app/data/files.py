@@ -1,4 +1,5 @@
-"""Open a data file the user chose — CSV/TSV, Excel .xlsx or JSON lines — as typed tables.
+"""Open a data file the user chose — CSV/TSV, Excel .xlsx, JSON lines or a JSON list of records —
+as typed tables.
 
 Nothing in a file is executed or rendered: cells are read as text or as the values the format
 stores (an .xlsx formula as its cached value), every read is capped (bytes, rows, columns, cells,
@@ -32,6 +33,7 @@ MAX_CELLS = 2_000_000
 MAX_CELL_CHARS = 2_000
 MAX_SHEETS = 20
 MAX_NAME_CHARS = 60
+_FEW_VALUES = 1_000  # a column with more distinct texts holds names or notes, not categories
 
 
 class DataError(ValueError):
@@ -63,6 +65,34 @@ class DataSet:
         """What the sandbox gets (sandbox.data's form); built once, shared by every run."""
         return {table.name: table.to_wire() for table in self.tables}
 
+    @cached_property
+    def shared_values(self) -> frozenset[Cell]:
+        """Values every row of a table holds in some column, and the year (or month) every date of
+        a date column has: comparing with one of them keeps every row, so it filters nothing."""
+        shared: set[Cell] = set()
+        for table in self.tables:
+            for index, kind in enumerate(table.types):
+                values = {row[index] for row in table.rows} - {None}
+                if kind in ("date", "datetime"):
+                    for part in (slice(0, 4), slice(5, 7)):  # ISO text: the year, the month
+                        parts = {str(value)[part] for value in values}
+                        shared.update(int(p) for p in parts if len(parts) == 1 and p.isdigit())
+                elif len(values) == 1:
+                    shared.update(values)
+        return frozenset(shared)
+
+    @cached_property
+    def text_values(self) -> dict[str, frozenset[str]]:
+        """Each text column's values (a category's names), where it has at most 1,000 of them."""
+        found: dict[str, set[str]] = {}
+        for table in self.tables:
+            for index, kind in enumerate(table.types):
+                if kind == "text":
+                    found.setdefault(table.columns[index], set()).update(
+                        value for row in table.rows if isinstance(value := row[index], str)
+                    )
+        return {column: frozenset(values) for column, values in found.items() if len(values) <= _FEW_VALUES}
+
     @property
     def summary(self) -> str:
         """One line for the window: the file and the size of each table."""
@@ -71,7 +101,7 @@ class DataSet:
 
 
 def open_data(path: Path) -> DataSet:
-    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson)."""
+    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson, .json)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -89,7 +119,9 @@ def open_data(path: Path) -> DataSet:
         raise DataError(f"{path.name} is an old Excel file (.xls); save it as .xlsx or CSV first")
     data = path.read_bytes()
     if suffix in (".jsonl", ".ndjson"):
-        return DataSet(path.name, (_jsonl_table(_name(path.stem), data),))
+        return DataSet(path.name, (_records_table(_name(path.stem), _json_lines(_name(path.stem), data)),))
+    if suffix == ".json":
+        return DataSet(path.name, (_records_table(_name(path.stem), _json_records(_name(path.stem), data)),))
     return DataSet(path.name, (_csv_table(_name(path.stem), data, tab=suffix == ".tsv"),))
 
 
@@ -144,7 +176,7 @@ def _decode(data: bytes) -> tuple[str, list[str]]:
 # -- JSON lines -----------------------------------------------------------------------------
 
 
-def _jsonl_table(name: str, data: bytes) -> Table:
+def _json_lines(name: str, data: bytes) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for number, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
@@ -158,6 +190,29 @@ def _jsonl_table(name: str, data: bytes) -> Table:
         records.append(record)
         if len(records) > MAX_ROWS:
             raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+    return records
+
+
+def _json_records(name: str, data: bytes) -> list[dict[str, Any]]:
+    """A .json file's records: a list of objects (as most exports write them), an object holding
+    one such list (`{"data": [...]}`), or JSON lines under a .json name."""
+    try:
+        whole = json.loads(data)
+    except RecursionError as exc:
+        raise DataError(f"{name} is nested too deeply to read as data") from exc
+    except ValueError:
+        return _json_lines(name, data)  # several objects, one per line
+    if isinstance(whole, dict):
+        lists = [value for value in whole.values() if isinstance(value, list) and value]
+        whole = lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
+    if not isinstance(whole, list) or not whole or not all(isinstance(record, dict) for record in whole):
+        raise DataError(f"{name} is JSON but not a list of records (objects with the same keys)")
+    if len(whole) > MAX_ROWS:
+        raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+    return whole
+
+
+def _records_table(name: str, records: list[dict[str, Any]]) -> Table:
     columns: dict[str, None] = {}
     for record in records:
         columns.update(dict.fromkeys(str(key) for key in record))
@@ -346,7 +401,8 @@ def _column_names(header: Sequence[Any]) -> tuple[tuple[str, ...], str | None]:
     seen: set[str] = set()
     names, changed = [], []
     for position, raw in enumerate(header, start=1):
-        text = _CONTROL.sub("", str(raw)).strip()[:MAX_NAME_CHARS] if raw not in (None, "") else ""
+        # one line: a name is written into the model's prompt, where a line break could start a turn
+        text = " ".join(_CONTROL.sub("", str(raw)).split())[:MAX_NAME_CHARS] if raw not in (None, "") else ""
         name = _unique(text or f"column_{position}", seen)
         if name != (str(raw).strip() if raw is not None else ""):
             changed.append(f"{raw!s:.20} → {name}" if text else f"(empty) → {name}")

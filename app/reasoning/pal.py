@@ -9,16 +9,20 @@
 Stop rule: stop when a program runs and prints an answer. Repair off and a failed run: no answer,
 with the program and the error. Repair on: one attempt; if it fails too, status execution_failed.
 Empty output is a failure, the same as an exception.
+Over a data file the prompt holds the data's shape (`pal-data`), and in place of the repair the
+program gets one second look with that shape in the prompt (`_second_look`): when it failed, or
+when it filters on what the question never asked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Unpack
 
 from app.data.describe import describe
 from app.reasoning import prompts
-from app.reasoning.events import EventHandler
+from app.reasoning.events import EventHandler, ProgramExtracted
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from app.reasoning.numbers import format_answer
 from app.reasoning.session import (
@@ -35,10 +39,14 @@ from app.reasoning.session import (
     first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
+from app.reasoning.unasked import refiltered, unasked_filters
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
 
 EMPTY_OUTPUT_ERROR = "The program ran but printed nothing; it must print the final answer."
+# Over data, what a second program told the error can fix (not a timeout: the data is as large as it is).
+_FIXABLE = (SolveStatus.EXECUTION_FAILED, SolveStatus.EMPTY_OUTPUT)
+_ERROR_CHARS = 1_500  # the end of a traceback, where the error is
 
 
 @dataclass(frozen=True)
@@ -71,13 +79,81 @@ def solve_pal(
 def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
     session, data = context.session(), context.data
     draft = Draft(question, "pal")
+    decoding = Decoding(grammar=ONE_PYTHON_BLOCK if options.grammar else None)
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pal-data", schema=describe(data), question=question)
-    else:
-        prompt = prompts.fill("pal-shots" if options.shots else "pal", question=prompts.with_hints(question))
-    decoding = Decoding(grammar=ONE_PYTHON_BLOCK if options.grammar else None)
+
+        def over_data() -> tuple[SolveStatus, str | None]:
+            first = _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=False)
+            look = _Look(question, prompt, data.shared_values, data.text_values)
+            return _second_look(look, session=session, draft=draft, decoding=decoding, first=first)
+
+        return conclude(session, draft, over_data)
+    prompt = prompts.fill("pal-shots" if options.shots else "pal", question=prompts.with_hints(question))
     solve = lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=options.repair)  # noqa: E731
     return conclude(session, draft, solve)
+
+
+@dataclass(frozen=True)
+class _Look:
+    question: str
+    asked: str  # the first prompt
+    shared: frozenset[object]  # values every row holds (`DataSet.shared_values`)
+    values: Mapping[str, frozenset[str]]  # each text column's values (`DataSet.text_values`)
+
+
+def _second_look(
+    look: _Look,
+    *,
+    session: SolveSession,
+    draft: Draft,
+    decoding: Decoding,
+    first: tuple[SolveStatus, str | None],
+) -> tuple[SolveStatus, str | None]:
+    """A program over data that filters on what the question never asked (`unasked_filters`) is
+    first mended without the model (`refiltered`: the question's own value put in, the condition
+    left out); where that cannot be done, or the program failed (the small model's
+    `datetime.date(2016)`, a pandas-style filter), the model writes it once more, told what was
+    wrong, going on from the first prompt and program (so its cache of them is reused). A new
+    program is taken when it runs (and filters on less); else the first outcome stands."""
+    question, program = look.question, draft.programs[-1] if draft.programs else ""
+    unasked: tuple[str, ...] = ()
+    if first[0] is SolveStatus.ANSWERED:
+        unasked = unasked_filters(program, question, look.shared)
+        if not unasked:
+            return first
+        mended = refiltered(program, question, look.shared, look.values)
+        if mended is not None:
+            session.emit(ProgramExtracted(mended.program, len(draft.programs) + 1))
+            note = f"The program filtered on what the question does not ask about; mended: {'; '.join(mended.changes)}."
+            taken = _take(session, draft, mended.program, note)
+            if taken is not None:
+                return taken
+        trouble = "filters the data on something the question does not ask about"
+        problem = f"It compares with {'; '.join(unasked)}, which the question does not mention."
+    elif first[0] in _FIXABLE and program:
+        trouble, problem = "failed when it ran", (draft.error or EMPTY_OUTPUT_ERROR)[-_ERROR_CHARS:]
+    else:
+        return first
+    prompt = prompts.fill("pal-data-again", first=look.asked, program=program, trouble=trouble, problem=problem)
+    reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
+    again = session.program_from(reply, attempt=len(draft.programs) + 1)
+    if again is None or (unasked and len(unasked_filters(again, question, look.shared)) >= len(unasked)):
+        return first
+    said = f"compared with {'; '.join(unasked)}, which the question does not ask about" if unasked else "failed"
+    draft.repair_used = not unasked
+    return _take(session, draft, again, f"The first program {said}; it was written again.") or first
+
+
+def _take(session: SolveSession, draft: Draft, program: str, note: str) -> tuple[SolveStatus, str | None] | None:
+    """Run `program` as the next attempt; when it prints an answer it is the working (with `note`)."""
+    result = session.run(program, len(draft.programs) + 1, capture=())
+    if not (result.ok and result.stdout.strip()):
+        return None  # the earlier program's working stays what is shown
+    draft.programs.append(program)
+    draft.took(result)
+    draft.notes.append(note)
+    return SolveStatus.ANSWERED, format_answer(result.stdout)
 
 
 def _solve(

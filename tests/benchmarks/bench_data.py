@@ -1,10 +1,11 @@
 """Questions over data files (issue 18): accuracy and time with the embedded model, and how long
 opening a large file takes (prints figures; not a test).
 
-    .venv/bin/python tests/benchmarks/bench_data.py [--methods pal,sc-pal] [--out eval-results/data-bench]
+    .venv/bin/python tests/benchmarks/bench_data.py [--methods pal,sc-pal] [--set generated|real] [--out DIR]
 
-The 30 questions and their golds are tests/data/data_questions.py (3 generated files of ≥ 5,000
-rows). Each answer is appended to OUT/records.jsonl as it comes, so a rerun resumes. Printed:
+The generated set: 30 questions and their golds in tests/data/data_questions.py (3 generated files
+of ≥ 5,000 rows). The real set: 30 questions over ten real public files, tests/data/real_questions.py.
+Each answer is appended to OUT/records.jsonl as it comes, so a rerun resumes. Printed:
 the time to open a 50,000-row CSV and a 10,000-row .xlsx, a sandbox run over the 6,000-row table
 against one without data, then per method: right answers, median and p90 seconds per question.
 """
@@ -24,12 +25,13 @@ sys.path.insert(0, str(ROOT))
 
 import openpyxl  # noqa: E402
 
-from app.data import DataSet, open_data  # noqa: E402
+from app.data import open_data  # noqa: E402
 from app.evaluation.grader import grade  # noqa: E402
 from app.reasoning.methods import solve  # noqa: E402
 from models.embedded import ensure_embedded  # noqa: E402
 from models.local import LocalModel, ModelSettings  # noqa: E402
 from sandbox import Sandbox  # noqa: E402
+from tests.data import real_questions  # noqa: E402
 from tests.data.data_questions import EXPENSES, ORDERS, QUESTIONS, write_files  # noqa: E402
 
 
@@ -63,13 +65,21 @@ def opening_times(folder: Path) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--methods", default="pal,sc-pal")
-    parser.add_argument("--out", type=Path, default=ROOT / "eval-results" / "data-bench")
+    parser.add_argument("--set", choices=("generated", "real"), default="generated")
+    parser.add_argument("--out", type=Path, default=None, help="default eval-results/data-bench[-real]")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="pal-data-bench-"))
-    csv_s, xlsx_s = opening_times(folder)
-    print(f"open a 50,000-row CSV: {csv_s:.2f} s; a 10,000-row .xlsx: {xlsx_s:.2f} s")
-    files: dict[str, DataSet] = {name: open_data(path) for name, path in write_files(folder).items()}
+    if args.set == "real":
+        questions = list(real_questions.QUESTIONS)
+        files = {path.name: open_data(path) for path in real_questions.FOLDER.iterdir()}
+        args.out = args.out or ROOT / "eval-results" / "data-bench-real"
+    else:
+        csv_s, xlsx_s = opening_times(folder)
+        print(f"open a 50,000-row CSV: {csv_s:.2f} s; a 10,000-row .xlsx: {xlsx_s:.2f} s")
+        questions = QUESTIONS
+        files = {name: open_data(path) for name, path in write_files(folder).items()}
+        args.out = args.out or ROOT / "eval-results" / "data-bench"
 
     args.out.mkdir(parents=True, exist_ok=True)
     records = args.out / "records.jsonl"
@@ -80,11 +90,12 @@ def main() -> None:
     )
     model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=4096, n_threads=args.threads))
     with Sandbox() as sandbox:
-        with_data = _median_time(lambda: sandbox.run("ans = len(tables['expenses'])", data=files["expenses"].wire))
-        without = _median_time(lambda: sandbox.run("ans = 6000"))
-        print(f"sandbox run over the 6,000-row table: {with_data * 1000:.0f} ms (without data {without * 1000:.0f} ms)")
+        if args.set == "generated":
+            with_data = _median_time(lambda: sandbox.run("ans = len(tables['expenses'])", data=files["expenses"].wire))
+            without = _median_time(lambda: sandbox.run("ans = 6000"))
+            print(f"sandbox run over the 6,000-row table: {with_data * 1000:.0f} ms (without {without * 1000:.0f} ms)")
         for method in args.methods.split(","):
-            for index, (file, question, gold) in enumerate(QUESTIONS):
+            for index, (file, question, gold) in enumerate(questions):
                 if (method, index) in done:
                     continue
                 started = time.monotonic()

@@ -57,6 +57,17 @@ def test_a_column_by_its_name_as_models_write_it_and_math_and_datetime_without_i
     assert "no column 'price'; the columns are 'date', 'category', 'amount'" in (missing.error or "")
 
 
+def test_a_pandas_style_row_filter_fails_with_a_clear_message_instead_of_giving_the_first_row(
+    sandbox: Sandbox,
+) -> None:
+    # tuple == "food" is False, and table[False] was table[0]: a silently wrong answer
+    code = "t = tables['expenses']\nans = t[t['category'] == 'food']['amount']"
+    result = sandbox.run(code, data=DATA)
+    assert result.status is Status.ERROR
+    assert "not a pandas DataFrame: pick rows with [r for r in table if" in (result.error or "")
+    assert sandbox.run("ans = tables['expenses'][-1]['amount']", data=DATA).values["ans"].json == 7.25
+
+
 def test_each_run_sees_the_data_it_was_given(sandbox: Sandbox) -> None:
     assert sandbox.run("ans = len(tables['expenses'])", data=DATA).values["ans"].json == 3
     assert "NameError" in (sandbox.run("ans = tables", data=None).error or "")

@@ -54,6 +54,16 @@ def test_excel_serial_dates_in_a_column_named_as_a_date() -> None:
     assert read_column("date", [3, 4]).kind == "int"  # out of the range of days
 
 
+def test_compact_dates_in_a_column_named_as_a_date() -> None:
+    # statsmodels' co2.csv: "19580329" for 29 March 1958, with weeks missing
+    column = read_column("date", ["19580329", "19580405", 19600101])
+    assert (column.kind, column.values) == ("date", ("1958-03-29", "1958-04-05", "1960-01-01"))
+    assert read_column("amount", ["19580329", "19580405"]).kind == "int"  # not named as a date
+    assert read_column("date", ["19581329"]).kind == "int"  # month 13: a number after all
+    assert read_column("date", ["19580230"]).kind == "int"  # 30 February
+    assert read_column("date", [19580329.5]).kind == "float"  # a fraction: a measurement
+
+
 @pytest.mark.parametrize(
     ("cells", "kind", "unit", "values"),
     [

@@ -38,7 +38,63 @@ def test_the_program_computes_over_every_row(sandbox: Sandbox, expenses: Path) -
     assert solution.answer == f"{FOOD_TOTAL:g}"
     prompt = model.calls[0]
     assert 'tables["expenses"]: 300 rows' in prompt and "amount (number)" in prompt
-    assert prompt.count('"category"') == 3  # three sample rows (and none of the other 297)
+    assert prompt.count("'category'") == 3  # three sample rows (and none of the other 297)
+
+
+def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again(
+    sandbox: Sandbox, expenses: Path
+) -> None:
+    # as the embedded model did: "total spent in March" computed for one category it made up
+    copied = (
+        "```python\nrows = tables['expenses']\nprint(sum(r['amount'] for r in rows\n"
+        "    if r['category'] == 'rent' and r['date'].month == 3))\n```"
+    )
+    march = sum(n % 40 + 0.5 for n in range(300) if n % 12 == 2)
+    model = ScriptedModel([copied])
+    solution = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{march:g}" and len(model.calls) == 1  # mended without the model
+    assert solution.program is not None and "'rent'" not in solution.program and len(solution.programs) == 2
+    assert "mended: r['category'] == 'rent' left out (line 3)." in solution.notes[-1]
+    # where it cannot be mended (an `if` statement), the model writes it again, told what
+    in_a_loop = (
+        "```python\ns = 0\nfor r in tables['expenses']:\n    if r['category'] == 'rent' and r['date'].month == 3:\n"
+        "        s += r['amount']\nprint(s)\n```"
+    )
+    fixed = "```python\nprint(sum(r['amount'] for r in tables['expenses'] if r['date'].month == 3))\n```"
+    model = ScriptedModel([in_a_loop, fixed])
+    solution = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{march:g}" and len(model.calls) == 2
+    assert "It compares with 'rent' (line 3), which the question does not mention." in model.calls[1]
+    assert model.calls[1].startswith(model.calls[0])  # the same conversation, going on
+    assert "The first program compared with 'rent' (line 3)" in solution.notes[-1]
+    # a second program that fails (or filters on as much) leaves the first answer standing
+    rent_march = sum(n % 40 + 0.5 for n in range(300) if n % 12 == 2 and n % 3 == 1)
+    for second in ("```python\nprint(tables['nope'])\n```", in_a_loop):
+        model = ScriptedModel([in_a_loop, second])
+        kept = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+        assert kept.answer == f"{rent_march:g}" and not kept.notes
+    # nothing unasked: one call
+    model = ScriptedModel([PROGRAM])
+    assert solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses)).answer
+    assert len(model.calls) == 1
+
+
+def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox: Sandbox, expenses: Path) -> None:
+    # the small model's pandas habit over row dicts: the table says how rows are picked
+    failing = "```python\nt = tables['expenses']\nprint(t[t['category'] == 'food']['amount'])\n```"
+    model = ScriptedModel([failing, PROGRAM])
+    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{FOOD_TOTAL:g}" and solution.repair_used
+    assert "failed when it ran." in model.calls[1] and "pick rows with [r for r in table if" in model.calls[1]
+    assert 'tables["expenses"]: 300 rows' in model.calls[1]
+    assert "The first program failed; it was written again." in solution.notes
+    model = ScriptedModel([failing, failing])  # failing twice: the first failure is what is shown
+    failed = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert failed.answer is None and failed.status.value == "execution_failed"
+    assert len(failed.programs) == 1 and "not a pandas DataFrame" in (failed.error or "")
+    model = ScriptedModel([PROGRAM])
+    assert solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses)).answer
+    assert len(model.calls) == 1
 
 
 def test_a_vote_over_data(sandbox: Sandbox, expenses: Path) -> None:

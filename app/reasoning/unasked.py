@@ -1,0 +1,227 @@
+"""Filters a data program applies that the question never asked for.
+
+The embedded model's commonest wrong answer over a data file is a filter copied from its prompt's
+example or made up: "total spent in March 2023" computed for one category (`== "utilities"`), the
+highest price "in March 2000", `r["category"] == r["category"]` (always true, so every row counts
+for every category). Measured on the data benchmarks (docs/results.md), most programs with such a
+filter were wrong and few right ones had one. What is judged, in comparisons only:
+
+- a text constant the question does not contain (folded; a plural "homicides" contains "homicide");
+- a year (1800–2199) the question does not state, nor a decade of it ("the 1990s" states 1990–1999);
+- a number compared with a date's `.month`, `.day` or `.year` the question does not give, a month
+  being given by its name ("in March" gives 3) and any month by a quarter;
+- one side compared with itself;
+- a date's text (`"1992-04-30"`): a row holds the date, which never equals its text;
+
+but never a value every row holds (a data set of 2024 alone: `.year == 2024` filters nothing).
+
+The program is parsed (never run) with the shared caps of `working.program_nodes`.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from app.reasoning.working import program_nodes
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATE_PARTS = {"month", "day", "year"}
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_DECADE = re.compile(r"\b(\d{3})0s\b")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ANY_MONTH = re.compile(r"(?i)\b(quarter|q[1-4]|season|half)")
+
+
+def unasked_filters(program: str, question: str, shared: frozenset[object] = frozenset()) -> tuple[str, ...]:
+    """What `program` compares with that `question` does not ask about, in words (none: empty).
+    `shared`: values every row holds (`DataSet.shared_values`): comparing with them filters nothing."""
+    asked = _Asked(question, shared)
+    found: list[str] = []
+    for node in program_nodes(program):
+        if not isinstance(node, ast.Compare):
+            continue
+        if _self_compared(node):
+            found.append(f"{ast.unparse(node.left)} is compared with itself (line {node.lineno})")
+        found.extend(f"{side.value!r} (line {node.lineno})" for side in asked.unasked_sides(node))
+    return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Refiltered:
+    program: str
+    changes: tuple[str, ...]  # in words, for the solution's notes
+
+
+def refiltered(
+    program: str, question: str, shared: frozenset[object], values: Mapping[str, frozenset[str]]
+) -> Refiltered | None:
+    """`program` without the filters the question never asked for, or None when it has none or
+    they cannot be taken out safely. A text the question does not mention becomes the one value
+    of the same column the question names ("utilities" → "rent"), else its condition goes; a
+    year or month it does not give goes; `r["c"] == r["c"]` inside a comprehension over the rows
+    nested in another over the same rows (the small model's group-by) compares the inner row with
+    the outer. Only conditions joined by `and` in a comprehension are changed. `values`: each
+    text column's values (`DataSet.text_values`)."""
+    if not program_nodes(program):
+        return None
+    tree = ast.parse(program)
+    fixer = _Fixer(_Asked(question, shared), values)
+    tree = fixer.visit(tree)
+    if fixer.stuck or not fixer.changes or unasked_filters(ast.unparse(tree), question, shared):
+        return None  # nothing changed, or some unasked filter is where this does not change it
+    return Refiltered(ast.unparse(ast.fix_missing_locations(tree)), tuple(fixer.changes))
+
+
+class _Asked:
+    def __init__(self, question: str, shared: frozenset[object]) -> None:
+        self.text = question.casefold()
+        self.numbers = _numbers_in(self.text)
+        self.shared = shared
+
+    def unasked_sides(self, node: ast.Compare) -> list[ast.Constant]:
+        sides = [node.left, *node.comparators]
+        dated = any(isinstance(side, ast.Attribute) and side.attr in _DATE_PARTS for side in sides)
+        found = []
+        for side in sides:
+            if not isinstance(side, ast.Constant) or isinstance(side.value, bool) or side.value is None:
+                continue
+            value = side.value
+            if value in self.shared:
+                continue
+            if isinstance(value, str):
+                unasked = _iso_date(value) is not None or (
+                    bool(value.strip()) and not _mentioned(value.casefold(), self.text)
+                )
+            else:
+                unasked = (
+                    isinstance(value, int | float) and (dated or 1800 <= value < 2200) and value not in self.numbers
+                )
+            if unasked:
+                found.append(side)
+        return found
+
+
+def _self_compared(node: ast.Compare) -> bool:
+    return len(node.comparators) == 1 and ast.dump(node.left) == ast.dump(node.comparators[0])
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+class _Fixer(ast.NodeTransformer):
+    def __init__(self, asked: _Asked, values: Mapping[str, frozenset[str]]) -> None:
+        self.asked, self.values = asked, values
+        self.changes: list[str] = []
+        self.stuck = False  # a change this should not make alone
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, _COMPREHENSIONS):
+            self._regroup(node)
+        node = super().generic_visit(node)
+        if isinstance(node, ast.comprehension):
+            node.ifs = [kept for condition in node.ifs if (kept := self._kept(condition)) is not None]
+        return node
+
+    def _kept(self, condition: ast.expr) -> ast.expr | None:
+        """A comprehension's condition without its unasked comparisons (None: nothing left)."""
+        if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And):
+            kept = [part for value in condition.values if (part := self._kept(value)) is not None]
+            return None if not kept else kept[0] if len(kept) == 1 else ast.BoolOp(ast.And(), kept)
+        if not isinstance(condition, ast.Compare) or _self_compared(condition):
+            return condition
+        for side in self.asked.unasked_sides(condition):
+            when = _iso_date(side.value) if isinstance(side.value, str) else None
+            if when is not None:  # a row holds the date, never its text: compare with the date
+                self.changes.append(f"{side.value!r} read as the date {when!r} (line {condition.lineno})")
+                _become(side, ast.parse(repr(when), mode="eval").body)
+                continue
+            named = self._named(condition, side)
+            if len(named) > 1:  # "food or rent": which one it meant is the model's to say
+                self.stuck = True
+            if len(named) != 1:
+                self.changes.append(f"{ast.unparse(condition)} left out (line {condition.lineno})")
+                return None
+            self.changes.append(f"{side.value!r} read as {named[0]!r}, named in the question (line {condition.lineno})")
+            side.value = named[0]
+        return condition
+
+    def _named(self, condition: ast.Compare, side: ast.Constant) -> list[str]:
+        """The values of the compared column that the question names."""
+        if not isinstance(side.value, str):
+            return []
+        for other in (condition.left, *condition.comparators):
+            if isinstance(other, ast.Subscript) and isinstance(other.slice, ast.Constant):
+                column = other.slice.value
+                if isinstance(column, str) and column in self.values:
+                    return [v for v in self.values[column] if _mentioned_as_word(v.casefold(), self.asked.text)]
+        return []
+
+    def _regroup(self, outer: ast.expr) -> None:
+        """`{r["c"]: sum(r["x"] for r in rows if r["c"] == r["c"]) for r in rows}`: the inner loop
+        reuses the outer row's name, so its condition is always true; the inner row is renamed."""
+        generators = getattr(outer, "generators", [])
+        names = {g.target.id for g in generators if isinstance(g.target, ast.Name)}
+        for inner in ast.walk(outer):
+            if inner is outer or not isinstance(inner, _COMPREHENSIONS):
+                continue
+            for generator in inner.generators:
+                target = generator.target
+                if not (isinstance(target, ast.Name) and target.id in names):
+                    continue
+                same = [
+                    c for condition in generator.ifs for c in ast.walk(condition)
+                    if isinstance(c, ast.Compare) and _self_compared(c)
+                ]  # fmt: skip
+                if len(same) != 1:
+                    continue
+                name, fresh, compared = target.id, f"{target.id}_row", same[0].comparators[0]
+                for node in ast.walk(inner):
+                    if isinstance(node, ast.Name) and node.id == name and not _within(node, compared):
+                        node.id = fresh
+                self.changes.append(
+                    f"the inner loop's row renamed {fresh}, to compare it with the outer's (line {inner.lineno})"
+                )
+
+
+def _iso_date(text: str) -> datetime.date | None:
+    if not _ISO_DATE.fullmatch(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _become(node: ast.AST, other: ast.AST) -> None:
+    """Turn `node` into `other` where it stands (a Constant into a `datetime.date(…)` call)."""
+    node.__class__ = other.__class__
+    node.__dict__.update(other.__dict__)
+
+
+def _within(node: ast.AST, tree: ast.AST) -> bool:
+    return any(child is node for child in ast.walk(tree))
+
+
+def _mentioned(text: str, asked: str) -> bool:
+    return text in asked or (len(text) > 3 and text.rstrip("s") in asked)
+
+
+def _mentioned_as_word(text: str, asked: str) -> bool:
+    """`text` stands in the question as a word of its own ("rent" in "spent on rent", not in "parent")."""
+    return bool(text.strip()) and re.search(rf"(?<!\w){re.escape(text)}s?(?!\w)", asked) is not None
+
+
+def _numbers_in(asked: str) -> set[float]:
+    numbers = {float(n) for n in _NUMBER.findall(asked.replace(",", ""))}
+    for decade in _DECADE.findall(asked):
+        numbers.update(float(int(decade) * 10 + year) for year in range(10))
+    for number, month in enumerate(_MONTHS, start=1):
+        if re.search(rf"\b{month}", asked):
+            numbers.add(float(number))
+    if _ANY_MONTH.search(asked):
+        numbers.update(float(month) for month in range(1, 13))
+    return numbers

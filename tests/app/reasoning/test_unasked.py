@@ -1,0 +1,122 @@
+"""Filters a data program applies that the question never asked for, as the embedded model wrote
+them over the data benchmarks; and the filters a question does ask for, which stay unflagged."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.reasoning.unasked import refiltered, unasked_filters
+
+
+@pytest.mark.parametrize(
+    ("question", "program", "found"),
+    [
+        (
+            "What was the total amount spent in March 2023?",
+            "print(sum(r['amount'] for r in t if r['category'] == 'utilities' and r['date'].year == 2023\n"
+            " and r['date'].month == 3))",
+            ("'utilities' (line 1)",),
+        ),
+        (
+            "What was the highest price AAPL reached?",
+            "print(max(r['price'] for r in t if r['symbol'] == 'AAPL' and r['date'].year == 2000\n"
+            " and r['date'].month == 3))",
+            ("2000 (line 1)", "3 (line 2)"),
+        ),
+        ("In how many months was GOOG's price above 500?", "n = [r for r in t if r['d'].month == 1]", ("1 (line 1)",)),
+        (
+            "Which category has the highest total amount?",
+            "x = {r['c']: sum(s['a'] for s in t if r['c'] == r['c']) for r in t}",
+            ("r['c'] is compared with itself (line 1)",),
+        ),
+        (
+            "How many people died on April 30, 1992?",
+            "n = [r for r in t if r['when'] == '1992-04-30']",
+            ("'1992-04-30' (line 1)",),
+        ),
+    ],
+)
+def test_unasked_filters_are_named(question: str, program: str, found: tuple[str, ...]) -> None:
+    assert unasked_filters(program, question) == found
+
+
+@pytest.mark.parametrize(
+    ("question", "program"),
+    [
+        (
+            "How much was spent on food in March 2024?",
+            "s = [r for r in t if r['c'] == 'food' and r['d'].year == 2024 and r['d'].month == 3]",
+        ),
+        ("How many of the deaths were homicides?", "n = sum(r['type'] == 'Homicide' for r in t)"),
+        ("Average miles in the 1990s?", "m = [r for r in t if 1990 <= r['year'] <= 1999]"),
+        ("Units sold in Q2?", "u = [r for r in t if 4 <= r['day'].month <= 6]"),
+        ("How many visits came from /pricing?", "n = [r for r in t if r['page'] == '/pricing' and r['n'] > 0]"),
+        ("How many rows have a price?", "n = [r for r in t if r['price'] is not None and r['price'] != '']"),
+        ("Total of column a?", "this is not Python ("),
+    ],
+)
+def test_asked_filters_pass(question: str, program: str) -> None:
+    assert unasked_filters(program, question) == ()
+
+
+def test_a_value_every_row_holds_filters_nothing() -> None:
+    program = "n = [r for r in t if r['region'] == 'north' and r['day'].year == 2024 and r['kind'] == 'sale']"
+    question = "How many units did the north region sell?"
+    assert unasked_filters(program, question) == ("2024 (line 1)", "'sale' (line 1)")
+    assert unasked_filters(program, question, frozenset({2024, "sale"})) == ()
+
+
+VALUES = {"category": frozenset({"food", "rent", "utilities"}), "payment": frozenset({"cash", "card"})}
+
+
+@pytest.mark.parametrize(
+    ("question", "program", "mended", "change"),
+    [
+        (  # the made-up category goes where the question names none
+            "What was the total amount spent in March 2023?",
+            "print(sum(r['amount'] for r in t if r['category'] == 'utilities' and r['date'].year == 2023))",
+            "print(sum((r['amount'] for r in t if r['date'].year == 2023)))",
+            "r['category'] == 'utilities' left out (line 1)",
+        ),
+        (  # and becomes the value of its column that the question names
+            "How many expenses were paid in cash?",
+            "n = len([r for r in t if r['payment'] == 'card'])",
+            "n = len([r for r in t if r['payment'] == 'cash'])",
+            "'card' read as 'cash', named in the question (line 1)",
+        ),
+        (  # the example's month and year, copied, go
+            "What was the highest price AAPL reached?",
+            "p = max((r['price'] for r in t if r['symbol'] == 'AAPL' and r['date'].month == 3))",
+            "p = max((r['price'] for r in t if r['symbol'] == 'AAPL'))",
+            "r['date'].month == 3 left out (line 1)",
+        ),
+        (  # a date's text becomes the date the rows hold
+            "How many people died on April 30, 1992?",
+            "n = len([r for r in t if r['when'] == '1992-04-30'])",
+            "n = len([r for r in t if r['when'] == datetime.date(1992, 4, 30)])",
+            "'1992-04-30' read as the date datetime.date(1992, 4, 30) (line 1)",
+        ),
+        (  # the group-by whose inner loop reused the outer row's name
+            "Which category has the highest total?",
+            "x = {r['category']: sum(r['amount'] for r in t if r['category'] == r['category']) for r in t}",
+            "x = {r['category']: sum((r_row['amount'] for r_row in t if r_row['category'] == r['category']))"
+            " for r in t}",
+            "the inner loop's row renamed r_row, to compare it with the outer's (line 1)",
+        ),
+    ],
+)
+def test_unasked_filters_are_mended_without_the_model(question: str, program: str, mended: str, change: str) -> None:
+    fixed = refiltered(program, question, frozenset(), VALUES)
+    assert fixed is not None and fixed.program == mended and fixed.changes == (change,)
+    assert not unasked_filters(fixed.program, question)
+
+
+def test_what_cannot_be_mended_safely_is_left_to_the_model() -> None:
+    question = "What was the total amount spent in March 2023?"
+    # an `if` statement, not a comprehension's conditions: not changed
+    loop = "s = 0\nfor r in t:\n    if r['category'] == 'utilities':\n        s += r['amount']"
+    assert refiltered(loop, question, frozenset(), VALUES) is None
+    assert refiltered("s = sum(r['a'] for r in t)", question, frozenset(), VALUES) is None  # nothing to mend
+    made_up = "n = [r for r in t if r['category'] == 'utilities']"  # the question names two: which?
+    assert unasked_filters(made_up, "Spent on food or rent?")
+    assert refiltered(made_up, "Spent on food or rent?", frozenset(), VALUES) is None
