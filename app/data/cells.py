@@ -12,7 +12,8 @@ a value fits — else as text, cell by cell unchanged. On the way:
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
   tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
-  named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`).
+  named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`). Dates
+  that are all 1 January (three years or more) are yearly data: read as the years.
 
 Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
 """
@@ -88,7 +89,11 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     dates = _dates(present)
     if dates is not None:
         kind, read, note = dates
-        return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, note=note)
+        values = tuple(None if v is None else read(v) for v in gaps)
+        years = _years(kind, values)
+        if years is not None:
+            return Column("int", years, missing, note="dates that are all 1 January read as years (2001-01-01 is 2001)")
+        return Column(kind, values, missing, note=note)
     texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
 
@@ -186,6 +191,16 @@ def _dates(present: Sequence[Cell]) -> tuple[str, Callable[[Cell], Cell], str | 
         return when.isoformat()
 
     return ("datetime" if timed else "date"), iso, note
+
+
+def _years(kind: str, values: Sequence[Cell]) -> tuple[Cell, ...] | None:
+    """Yearly data written as dates (vega's iowa-electricity: `2001-01-01`, `2002-01-01`, …): when
+    every date of at least three is 1 January, the years. A program then compares `r["year"] ==
+    2016`, as the small model writes it, where a date never equals a year."""
+    present = {value for value in values if value is not None}
+    if kind != "date" or len(present) < 3 or not all(str(value).endswith("-01-01") for value in present):
+        return None
+    return tuple(None if value is None else int(str(value)[:4]) for value in values)
 
 
 def _order(texts: list[str]) -> tuple[bool | None, str | None]:

@@ -54,6 +54,15 @@ def test_excel_serial_dates_in_a_column_named_as_a_date() -> None:
     assert read_column("date", [3, 4]).kind == "int"  # out of the range of days
 
 
+def test_dates_that_are_all_the_first_of_january_are_years() -> None:
+    column = read_column("Jahr", ["01.01.2001", "01.01.2002", None, "01.01.2016"])
+    assert (column.kind, column.values) == ("int", (2001, 2002, None, 2016))
+    assert column.note == "dates that are all 1 January read as years (2001-01-01 is 2001)"
+    assert read_column("d", ["2001-01-01", "2002-01-01"]).kind == "date"  # two: too few to tell
+    assert read_column("d", ["2001-01-01", "2002-01-01", "2003-02-01"]).kind == "date"  # a February
+    assert read_column("d", ["2001-01-01", "2002-01-01", "2003-01-01 10:00"]).kind == "datetime"
+
+
 def test_compact_dates_in_a_column_named_as_a_date() -> None:
     # statsmodels' co2.csv: "19580329" for 29 March 1958, with weeks missing
     column = read_column("date", ["19580329", "19580405", 19600101])

@@ -28,6 +28,6 @@ def test_the_forms_in_the_real_files() -> None:
     assert kinds["stocks"]["date"] == "date"  # "Jan 1 2000"
     assert kinds["seattle_temps"]["date"] == "datetime"  # "2010/01/01 00:00"
     assert kinds["co2"]["date"] == "date"  # 19580329
-    assert kinds["iowa_electricity_de"] == {"Jahr": "date", "Quelle": "text", "Nettoerzeugung_GWh": "int"}
+    assert kinds["iowa_electricity_de"] == {"Jahr": "int", "Quelle": "text", "Nettoerzeugung_GWh": "int"}  # years
     assert kinds["deaths"]["death_date"] == "date" and kinds["deaths"]["age"] == "int"
     assert kinds["barley"] == {"yield": "float", "variety": "text", "year": "int", "site": "text"}
