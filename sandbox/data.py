@@ -25,6 +25,16 @@ MEMORY_PER_DATA_BYTE = 12
 _PARSERS = {"date": datetime.date.fromisoformat, "datetime": datetime.datetime.fromisoformat}
 
 
+class _Row(dict[str, Any]):
+    """A row's cells; a column it lacks is named with the ones it has (the model misspells them)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: Any) -> Any:
+        names = ", ".join(map(repr, self))
+        raise KeyError(f"no column {key!r}; the columns are {names[:600]}")
+
+
 class Table(tuple[Mapping[str, Any], ...]):
     """A table's rows; `table["column"]` is that column's values, in row order."""
 
@@ -74,7 +84,7 @@ def frozen_tables(data: Mapping[str, Any]) -> Tables:
             if not isinstance(row, list) or len(row) != len(columns):
                 raise ValueError(f"table {name!r} has a row of the wrong length")
             cells = [_cell(value, parse) for value, parse in zip(row, parsers, strict=True)]
-            frozen.append(MappingProxyType(dict(zip(columns, cells, strict=True))))
+            frozen.append(MappingProxyType(_Row(zip(columns, cells, strict=True))))
         tables[str(name)] = Table(frozen)
     return MappingProxyType(tables)
 

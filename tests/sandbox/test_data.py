@@ -55,6 +55,9 @@ def test_a_column_by_its_name_as_models_write_it_and_math_and_datetime_without_i
     assert result.values["ans"].json == [719.75, 2, True, 2]
     missing = sandbox.run("ans = tables['expenses']['price']", data=DATA)
     assert "no column 'price'; the columns are 'date', 'category', 'amount'" in (missing.error or "")
+    in_a_row = sandbox.run("ans = [r['Year'] for r in tables['expenses']]", data=DATA)
+    assert "KeyError: \"no column 'Year'; the columns are 'date', 'category', 'amount'\"" in (in_a_row.error or "")
+    assert sandbox.run("ans = tables['expenses'][0].get('Year', 0)", data=DATA).values["ans"].json == 0
 
 
 def test_a_pandas_style_row_filter_fails_with_a_clear_message_instead_of_giving_the_first_row(
