@@ -15,6 +15,7 @@ from app.data.files import DataSet, Table
 
 DEFAULT_SAMPLE_ROWS = 3
 _SAMPLE_CELL_CHARS = 60
+_SAMPLE_CHARS = 2_400  # the sample rows together (≈ 800 tokens); the first row is always shown
 _TYPE_WORDS = {
     "int": "integer",
     "float": "number",
@@ -38,11 +39,16 @@ def _table(table: Table, sample_rows: int) -> str:
             "Missing values are None: leave them out of sums, counts and averages "
             '(e.g. [r["x"] for r in rows if r["x"] is not None]); never count them as 0.'
         )
-    if sample_rows and table.rows:
-        lines.append(f"The first {min(sample_rows, len(table.rows))} rows:")
-        for row in table.rows[:sample_rows]:
-            cells = zip(table.columns, table.types, row, strict=True)
-            lines.append("{" + ", ".join(f"{name!r}: {_literal(kind, value)}" for name, kind, value in cells) + "}")
+    shown: list[str] = []
+    for row in table.rows[:sample_rows]:
+        cells = zip(table.columns, table.types, row, strict=True)
+        line = "{" + ", ".join(f"{name!r}: {_literal(kind, value)}" for name, kind, value in cells) + "}"
+        if shown and sum(map(len, shown)) + len(line) > _SAMPLE_CHARS:
+            break  # a wide table: fewer rows, so the prompt stays quick to read on a laptop
+        shown.append(line)
+    if shown:
+        lines.append(f"The first {len(shown)} rows:" if len(shown) > 1 else "The first row:")
+        lines.extend(shown)
     return "\n".join(lines)
 
 

@@ -136,7 +136,12 @@ def _second_look(
     else:
         return first
     prompt = prompts.fill("pal-data-again", first=look.asked, program=program, trouble=trouble, problem=problem)
-    reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
+    try:
+        reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
+    except Stop as stop:  # a look beyond the model's context (a 58-column table) costs the answer nothing
+        if stop.status is not SolveStatus.MODEL_ERROR:
+            raise
+        return first
     again = session.program_from(reply, attempt=len(draft.programs) + 1)
     if again is None or (unasked and len(unasked_filters(again, question, look.shared)) >= len(unasked)):
         return first

@@ -199,6 +199,14 @@ def test_the_model_sees_the_shape_and_a_few_rows_only(tmp_path: Path) -> None:
     assert "{'day': datetime.date(2024, 1, 1), 'name': 'item 0', 'value': 0}" in text
 
 
+def test_a_wide_table_shows_fewer_sample_rows(tmp_path: Path) -> None:
+    header = ",".join(f"country_indicator_{n}" for n in range(60))
+    rows = "\n".join(",".join(f"{r}.{n}" for n in range(60)) for r in range(5))
+    text = describe(open_data(_write(tmp_path / "wide.csv", header + "\n" + rows + "\n")))
+    assert "The first row:" in text and text.count("\n{") == 1  # not three: the prompt stays quick to read
+    assert "The first 3 rows:" in describe(open_data(_write(tmp_path / "narrow.csv", "a,b\n1,2\n3,4\n5,6\n")))
+
+
 def test_real_exports_lines_above_the_header_and_spreadsheet_dates(tmp_path: Path) -> None:
     """As matplotlib's sample Stocks.csv and msft.csv keep them: a comment above the column names,
     gaps as empty cells, dates as 19-Sep-03."""
