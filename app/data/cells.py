@@ -99,7 +99,10 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
 
 
 def _is_gap(cell: Cell) -> bool:
-    return cell is None or (isinstance(cell, str) and (not cell or cell.strip().lower() in GAP_MARKERS))
+    """No value: nothing, or a marker — also with the column's unit around it ("N/A €", "n/a %")."""
+    if cell is None or cell == "":
+        return True
+    return isinstance(cell, str) and cell.strip(f" {_CURRENCY}%\u00a0").lower() in GAP_MARKERS
 
 
 def _bool(value: Cell) -> Cell:

@@ -63,6 +63,14 @@ def test_dates_that_are_all_the_first_of_january_are_years() -> None:
     assert read_column("d", ["2001-01-01", "2002-01-01", "2003-01-01 10:00"]).kind == "datetime"
 
 
+def test_a_gap_marker_formatted_with_the_columns_unit_is_a_gap() -> None:
+    # a spreadsheet's currency format around "N/A" (seen in a household export)
+    column = read_column("Betrag", ["237,12 €", "N/A €", "20,89 €"], decimal_comma=True)
+    assert (column.kind, column.values, column.missing, column.unit) == ("float", (237.12, None, 20.89), 1, "€")
+    assert read_column("rate", ["12.5%", "n/a %"]).values == (12.5, None)
+    assert read_column("note", ["N/A €", "ok"]).values == ("N/A €", "ok")  # text stays text
+
+
 def test_compact_dates_in_a_column_named_as_a_date() -> None:
     # statsmodels' co2.csv: "19580329" for 29 March 1958, with weeks missing
     column = read_column("date", ["19580329", "19580405", 19600101])
