@@ -31,6 +31,19 @@ _PLAIN: tuple[tuple[str, str], ...] = (
 )
 
 
+def misspelled(error: str, program: str) -> str | None:
+    """The name a NameError's missing name was meant to be: Python's own suggestion, else the
+    closest name the program assigns ("Lebensmittel_spend" for "lebensmittel_spend")."""
+    last = error.strip().splitlines()[-1][:_LAST_LINE_CHARS] if error.strip() else ""
+    name = _NAME.search(last)
+    if name is None:
+        return None
+    if name.group(2):
+        return name.group(2)
+    close = difflib.get_close_matches(name.group(1), sorted(assigned_names(program)), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def plain_error(error: str | None, program: str = "", line: int | None = None) -> str | None:
     """One sentence saying what went wrong, or None when the error is not a Python exception we
     can put into words (a time limit, a crash: those have their own messages)."""
@@ -40,10 +53,7 @@ def plain_error(error: str | None, program: str = "", line: int | None = None) -
     where = f" (line {line})" if line else ""
     name = _NAME.search(last)
     if name:
-        missing, suggested = name.group(1), name.group(2)
-        if suggested is None:
-            close = difflib.get_close_matches(missing, sorted(assigned_names(program)), n=1, cutoff=0.75)
-            suggested = close[0] if close else None
+        missing, suggested = name.group(1), misspelled(error, program)
         hint = f" — did you mean `{suggested}`?" if suggested else " — it is used before it is given a value."
         return f"`{missing}` is not defined{where}{hint}"
     kind = last.split(":", 1)[0].strip()

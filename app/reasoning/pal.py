@@ -16,12 +16,14 @@ when it filters on what the question never asked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Unpack
 
 from app.data.describe import describe
 from app.reasoning import prompts
+from app.reasoning.error_words import misspelled
 from app.reasoning.events import EventHandler, ProgramExtracted
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from app.reasoning.numbers import format_answer
@@ -39,7 +41,7 @@ from app.reasoning.session import (
     first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
-from app.reasoning.unasked import refiltered, unasked_filters
+from app.reasoning.unasked import refiltered, renamed, unasked_filters
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
 
@@ -110,32 +112,23 @@ def _second_look(
     decoding: Decoding,
     first: tuple[SolveStatus, str | None],
 ) -> tuple[SolveStatus, str | None]:
-    """A program over data that filters on what the question never asked (`unasked_filters`) is
-    first mended without the model (`refiltered`: the question's own value put in, the condition
-    left out); where that cannot be done, or the program failed (the small model's
-    `datetime.date(2016)`, a pandas-style filter), the model writes it once more, told what was
-    wrong, going on from the first prompt and program (so its cache of them is reused). A new
-    program is taken when it runs (and filters on less); else the first outcome stands."""
-    question, program = look.question, draft.programs[-1] if draft.programs else ""
-    unasked: tuple[str, ...] = ()
-    if first[0] is SolveStatus.ANSWERED:
-        unasked = unasked_filters(program, question, look.shared)
-        if not unasked:
-            return first
-        mended = refiltered(program, question, look.shared, look.values)
-        if mended is not None:
-            session.emit(ProgramExtracted(mended.program, len(draft.programs) + 1))
-            note = f"The program filtered on what the question does not ask about; mended: {'; '.join(mended.changes)}."
-            taken = _take(session, draft, mended.program, note)
-            if taken is not None:
-                return taken
-        trouble = "filters the data on something the question does not ask about"
-        problem = f"It compares with {'; '.join(unasked)}, which the question does not mention."
-    elif first[0] in _FIXABLE and program:
-        trouble, problem = "failed when it ran", (draft.error or EMPTY_OUTPUT_ERROR)[-_ERROR_CHARS:]
-    else:
+    """A program over data that filters on what the question never asked (`unasked_filters`), or
+    that failed, gets a second look: mended without the model where that is safe (`_trouble`),
+    else written once more by the model, told what was wrong, going on from the first prompt and
+    program (so its cache of them is reused). A new program is taken when it runs (and filters on
+    less); else the first outcome stands."""
+    program = draft.programs[-1] if draft.programs else ""
+    trouble = _trouble(look, draft, first[0], program)
+    if trouble is None:
         return first
-    prompt = prompts.fill("pal-data-again", first=look.asked, program=program, trouble=trouble, problem=problem)
+    if trouble.mended is not None:
+        session.emit(ProgramExtracted(trouble.mended, len(draft.programs) + 1))
+        taken = _take(session, draft, trouble.mended, trouble.note)
+        if taken is not None:
+            return taken
+    prompt = prompts.fill(
+        "pal-data-again", first=look.asked, program=program, trouble=trouble.words, problem=trouble.problem
+    )
     try:
         reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
     except Stop as stop:  # a look beyond the model's context (a 58-column table) costs the answer nothing
@@ -143,11 +136,57 @@ def _second_look(
             raise
         return first
     again = session.program_from(reply, attempt=len(draft.programs) + 1)
-    if again is None or (unasked and len(unasked_filters(again, question, look.shared)) >= len(unasked)):
+    unasked = trouble.unasked
+    if again is None or (unasked and len(unasked_filters(again, look.question, look.shared)) >= len(unasked)):
         return first
     said = f"compared with {'; '.join(unasked)}, which the question does not ask about" if unasked else "failed"
     draft.repair_used = not unasked
     return _take(session, draft, again, f"The first program {said}; it was written again.") or first
+
+
+@dataclass(frozen=True)
+class _Trouble:
+    words: str  # what the program did, for the model: "failed when it ran"
+    problem: str  # the error, or the unasked filters in words
+    unasked: tuple[str, ...] = ()
+    mended: str | None = None  # the program mended without the model, where that is safe
+    note: str = ""  # what mending it changed, for the solution's notes
+
+
+def _trouble(look: _Look, draft: Draft, status: SolveStatus, program: str) -> _Trouble | None:
+    """What is wrong with an answered program over data (an unasked filter: the question's value
+    put in, or the condition left out) or a failed one (a misspelled name put right); None: nothing."""
+    if status is SolveStatus.ANSWERED:
+        unasked = unasked_filters(program, look.question, look.shared)
+        if not unasked:
+            return None
+        mended = refiltered(program, look.question, look.shared, look.values)
+        return _Trouble(
+            "filters the data on something the question does not ask about",
+            f"It compares with {'; '.join(unasked)}, which the question does not mention.",
+            unasked,
+            mended.program if mended else None,
+            f"The program filtered on what the question does not ask about; mended: {'; '.join(mended.changes)}."
+            if mended
+            else "",
+        )
+    if status not in _FIXABLE or not program:
+        return None
+    error = draft.error or EMPTY_OUTPUT_ERROR
+    missing, meant = _missing_name(error), misspelled(error, program)
+    spelled = renamed(program, missing, meant) if missing and meant else None
+    return _Trouble(
+        "failed when it ran",
+        error[-_ERROR_CHARS:],
+        (),
+        spelled,
+        f"The program misspelled `{meant}` as `{missing}`; mended.",
+    )
+
+
+def _missing_name(error: str) -> str | None:
+    found = re.search(r"NameError: name '(\w{1,80})' is not defined", error[-_ERROR_CHARS:])
+    return found.group(1) if found else None
 
 
 def _take(session: SolveSession, draft: Draft, program: str, note: str) -> tuple[SolveStatus, str | None] | None:

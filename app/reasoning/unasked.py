@@ -70,10 +70,40 @@ def refiltered(
         return None
     tree = ast.parse(program)
     fixer = _Fixer(_Asked(question, shared), values)
-    tree = fixer.visit(tree)
-    if fixer.stuck or not fixer.changes or unasked_filters(ast.unparse(tree), question, shared):
+    fixer.visit(tree)
+    mended = with_comments(program, ast.fix_missing_locations(tree))
+    if fixer.stuck or not fixer.changes or unasked_filters(mended, question, shared):
         return None  # nothing changed, or some unasked filter is where this does not change it
-    return Refiltered(ast.unparse(ast.fix_missing_locations(tree)), tuple(fixer.changes))
+    return Refiltered(mended, tuple(fixer.changes))
+
+
+def renamed(program: str, missing: str, meant: str) -> str | None:
+    """`program` with the name `missing` written `meant` (a NameError's misspelling), when `meant`
+    is a name it assigns; else None."""
+    if not program_nodes(program) or not meant.isidentifier():
+        return None
+    tree = ast.parse(program)
+    names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    if not any(n.id == meant and isinstance(n.ctx, ast.Store) for n in names) or missing not in {n.id for n in names}:
+        return None
+    for node in names:
+        if node.id == missing:
+            node.id = meant
+    return with_comments(program, tree)
+
+
+def with_comments(original: str, tree: ast.Module) -> str:
+    """`tree` (changed in place from `original`) as source, with the original's own comment lines
+    back above the statements they stood above: in a PAL program they are its reasoning."""
+    lines = original.splitlines()
+    out: list[str] = []
+    shown = 0  # original lines accounted for
+    for statement in tree.body:
+        out += [line for line in lines[shown : statement.lineno - 1] if line.strip().startswith("#")]
+        out.append(ast.unparse(statement))
+        shown = statement.end_lineno or statement.lineno
+    out += [line for line in lines[shown:] if line.strip().startswith("#")]
+    return "\n".join(out)
 
 
 class _Asked:

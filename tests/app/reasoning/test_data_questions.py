@@ -88,6 +88,16 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
     assert "failed when it ran." in model.calls[1] and "pick rows with [r for r in table if" in model.calls[1]
     assert 'tables["expenses"]: 300 rows' in model.calls[1]
     assert "The first program failed; it was written again." in solution.notes
+    # a misspelled name is put right without the model
+    typo = (
+        "```python\n# food only\nfood = [r for r in tables['expenses'] if r['category'] == 'food']\n"
+        "print(round(sum(r['amount'] for r in Food), 2))\n```"
+    )
+    model = ScriptedModel([typo])
+    spelled = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert spelled.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 1
+    assert spelled.program is not None and spelled.program.startswith("# food only\n")
+    assert "The program misspelled `food` as `Food`; mended." in spelled.notes
     # a model error on the second look (a prompt beyond its context) leaves the first failure as it was
     beyond = solve_pal("How much was spent on food?", ScriptedModel([failing]), sandbox, data=open_data(expenses))
     assert beyond.status.value == "execution_failed" and "not a pandas DataFrame" in (beyond.error or "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.unasked import refiltered, unasked_filters
+from app.reasoning.unasked import refiltered, renamed, unasked_filters
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,26 @@ def test_what_cannot_be_mended_safely_is_left_to_the_model() -> None:
     made_up = "n = [r for r in t if r['category'] == 'utilities']"  # the question names two: which?
     assert unasked_filters(made_up, "Spent on food or rent?")
     assert refiltered(made_up, "Spent on food or rent?", frozenset(), VALUES) is None
+
+
+def test_a_mended_program_keeps_its_comment_lines() -> None:
+    program = (
+        "# every expense in March 2023\n"
+        "march = [r for r in t if r['category'] == 'utilities' and r['date'].month == 3]  # inline: dropped\n"
+        "\n# the total\nprint(sum(r['amount'] for r in march))\n# done"
+    )
+    fixed = refiltered(program, "Total spent in March 2023?", frozenset(), VALUES)
+    assert fixed is not None
+    assert fixed.program == (
+        "# every expense in March 2023\nmarch = [r for r in t if r['date'].month == 3]\n"
+        "# the total\nprint(sum((r['amount'] for r in march)))\n# done"
+    )
+
+
+def test_a_misspelled_name_is_put_right_only_to_a_name_the_program_gives() -> None:
+    program = "# food\nlebensmittel = [r for r in t]\ntotal = sum(r['x'] for r in Lebensmittel)\nprint(total)"
+    assert renamed(program, "Lebensmittel", "lebensmittel") == (
+        "# food\nlebensmittel = [r for r in t]\ntotal = sum((r['x'] for r in lebensmittel))\nprint(total)"
+    )
+    assert renamed(program, "Lebensmittel", "nowhere") is None  # not a name it assigns
+    assert renamed(program, "absent", "lebensmittel") is None  # nothing to rename
