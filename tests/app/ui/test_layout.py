@@ -85,6 +85,17 @@ def test_long_texts_do_not_widen_the_window(qtbot: QtBot, make_window: WindowMak
     assert window.minimumSizeHint().width() <= 1024
 
 
+def test_a_data_file_leaves_room_at_150_percent(qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
+    # "Open data… (Ctrl+O)" beside "Remove data" made the narrowest window 897 logical pixels: 1,346 of a
+    # 1,366 px screen at 150 %, past its edge where the window manager placed it
+    window = make_window(ScriptedModel([]))
+    path = tmp_path / "barley.json"
+    path.write_text('[{"yield": 27.0, "variety": "Manchuria", "year": 1931, "site": "University Farm"}]')
+    window.open_data_file(path)
+    qtbot.waitUntil(window.question_pane.remove_data_button.isVisible, timeout=10_000)
+    assert window.minimumSizeHint().width() <= 890, window.minimumSizeHint()  # 910 less a frame's room
+
+
 _ROWS = (
     "```python\nimport datetime\n"
     "ans = [{{'date': datetime.date(2024, 3, d), 'category': 'food', 'amount': {base} + d,"
