@@ -31,17 +31,18 @@ _PLAIN: tuple[tuple[str, str], ...] = (
 )
 
 
-def misspelled(error: str, program: str) -> str | None:
-    """The name a NameError's missing name was meant to be: Python's own suggestion, else the
-    closest name the program assigns ("Lebensmittel_spend" for "lebensmittel_spend")."""
+def misspelled(error: str, program: str) -> tuple[str, str | None] | None:
+    """A NameError's missing name and the name it was meant to be (Python's own suggestion, else the
+    closest name the program assigns: "lebensmittel_spend" for "Lebensmittel_spend"; None when
+    none is close); None for any other error."""
     last = error.strip().splitlines()[-1][:_LAST_LINE_CHARS] if error.strip() else ""
     name = _NAME.search(last)
     if name is None:
         return None
     if name.group(2):
-        return name.group(2)
+        return name.group(1), name.group(2)
     close = difflib.get_close_matches(name.group(1), sorted(assigned_names(program)), n=1, cutoff=0.75)
-    return close[0] if close else None
+    return name.group(1), close[0] if close else None
 
 
 def plain_error(error: str | None, program: str = "", line: int | None = None) -> str | None:
@@ -51,9 +52,9 @@ def plain_error(error: str | None, program: str = "", line: int | None = None) -
         return None
     last = error.strip().splitlines()[-1][:_LAST_LINE_CHARS] if error.strip() else ""
     where = f" (line {line})" if line else ""
-    name = _NAME.search(last)
+    name = misspelled(error, program)
     if name:
-        missing, suggested = name.group(1), misspelled(error, program)
+        missing, suggested = name
         hint = f" — did you mean `{suggested}`?" if suggested else " — it is used before it is given a value."
         return f"`{missing}` is not defined{where}{hint}"
     kind = last.split(":", 1)[0].strip()

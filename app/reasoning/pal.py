@@ -10,23 +10,21 @@ Stop rule: stop when a program runs and prints an answer. Repair off and a faile
 with the program and the error. Repair on: one attempt; if it fails too, status execution_failed.
 Empty output is a failure, the same as an exception.
 Over a data file the prompt holds the data's shape (`pal-data`), and in place of the repair the
-program gets one second look with that shape in the prompt (`_second_look`): when it failed, or
-when it filters on what the question never asked.
+program gets one second look (`second_look`): when it failed, or when it filters on what the
+question never asked.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Unpack
 
 from app.data.describe import describe
 from app.reasoning import prompts
-from app.reasoning.error_words import misspelled
-from app.reasoning.events import EventHandler, ProgramExtracted
+from app.reasoning.events import EventHandler
 from app.reasoning.grammars import ONE_PYTHON_BLOCK
 from app.reasoning.numbers import format_answer
+from app.reasoning.second_look import Look, second_look
 from app.reasoning.session import (
     PROGRAM_TOKENS,
     CancelToken,
@@ -41,14 +39,10 @@ from app.reasoning.session import (
     first_program,
 )
 from app.reasoning.solution import Draft, Solution, SolveStatus
-from app.reasoning.unasked import refiltered, renamed, unasked_filters
 from models.types import LanguageModel
 from sandbox import RunResult, Sandbox
 
 EMPTY_OUTPUT_ERROR = "The program ran but printed nothing; it must print the final answer."
-# Over data, what a second program told the error can fix (not a timeout: the data is as large as it is).
-_FIXABLE = (SolveStatus.EXECUTION_FAILED, SolveStatus.EMPTY_OUTPUT)
-_ERROR_CHARS = 1_500  # the end of a traceback, where the error is
 
 
 @dataclass(frozen=True)
@@ -87,117 +81,13 @@ def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
 
         def over_data() -> tuple[SolveStatus, str | None]:
             first = _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=False)
-            look = _Look(question, prompt, data.shared_values, data.text_values)
-            return _second_look(look, session=session, draft=draft, decoding=decoding, first=first)
+            look = Look(question, prompt, data.shared_values, data.text_values)
+            return second_look(look, session=session, draft=draft, decoding=decoding, first=first)
 
         return conclude(session, draft, over_data)
     prompt = prompts.fill("pal-shots" if options.shots else "pal", question=prompts.with_hints(question))
     solve = lambda: _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=options.repair)  # noqa: E731
     return conclude(session, draft, solve)
-
-
-@dataclass(frozen=True)
-class _Look:
-    question: str
-    asked: str  # the first prompt
-    shared: frozenset[object]  # values every row holds (`DataSet.shared_values`)
-    values: Mapping[str, frozenset[str]]  # each text column's values (`DataSet.text_values`)
-
-
-def _second_look(
-    look: _Look,
-    *,
-    session: SolveSession,
-    draft: Draft,
-    decoding: Decoding,
-    first: tuple[SolveStatus, str | None],
-) -> tuple[SolveStatus, str | None]:
-    """A program over data that filters on what the question never asked (`unasked_filters`), or
-    that failed, gets a second look: mended without the model where that is safe (`_trouble`),
-    else written once more by the model, told what was wrong, going on from the first prompt and
-    program (so its cache of them is reused). A new program is taken when it runs (and filters on
-    less); else the first outcome stands."""
-    program = draft.programs[-1] if draft.programs else ""
-    trouble = _trouble(look, draft, first[0], program)
-    if trouble is None:
-        return first
-    if trouble.mended is not None:
-        session.emit(ProgramExtracted(trouble.mended, len(draft.programs) + 1))
-        taken = _take(session, draft, trouble.mended, trouble.note)
-        if taken is not None:
-            return taken
-    prompt = prompts.fill(
-        "pal-data-again", first=look.asked, program=program, trouble=trouble.words, problem=trouble.problem
-    )
-    try:
-        reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)
-    except Stop as stop:  # a look beyond the model's context (a 58-column table) costs the answer nothing
-        if stop.status is not SolveStatus.MODEL_ERROR:
-            raise
-        return first
-    again = session.program_from(reply, attempt=len(draft.programs) + 1)
-    unasked = trouble.unasked
-    if again is None or (unasked and len(unasked_filters(again, look.question, look.shared)) >= len(unasked)):
-        return first
-    said = f"compared with {'; '.join(unasked)}, which the question does not ask about" if unasked else "failed"
-    draft.repair_used = not unasked
-    return _take(session, draft, again, f"The first program {said}; it was written again.") or first
-
-
-@dataclass(frozen=True)
-class _Trouble:
-    words: str  # what the program did, for the model: "failed when it ran"
-    problem: str  # the error, or the unasked filters in words
-    unasked: tuple[str, ...] = ()
-    mended: str | None = None  # the program mended without the model, where that is safe
-    note: str = ""  # what mending it changed, for the solution's notes
-
-
-def _trouble(look: _Look, draft: Draft, status: SolveStatus, program: str) -> _Trouble | None:
-    """What is wrong with an answered program over data (an unasked filter: the question's value
-    put in, or the condition left out) or a failed one (a misspelled name put right); None: nothing."""
-    if status is SolveStatus.ANSWERED:
-        unasked = unasked_filters(program, look.question, look.shared)
-        if not unasked:
-            return None
-        mended = refiltered(program, look.question, look.shared, look.values)
-        return _Trouble(
-            "filters the data on something the question does not ask about",
-            f"It compares with {'; '.join(unasked)}, which the question does not mention.",
-            unasked,
-            mended.program if mended else None,
-            f"The program filtered on what the question does not ask about; mended: {'; '.join(mended.changes)}."
-            if mended
-            else "",
-        )
-    if status not in _FIXABLE or not program:
-        return None
-    error = draft.error or EMPTY_OUTPUT_ERROR
-    missing, meant = _missing_name(error), misspelled(error, program)
-    spelled = renamed(program, missing, meant) if missing and meant else None
-    return _Trouble(
-        "failed when it ran",
-        error[-_ERROR_CHARS:],
-        (),
-        spelled,
-        f"The program misspelled `{meant}` as `{missing}`; mended.",
-    )
-
-
-def _missing_name(error: str) -> str | None:
-    found = re.search(r"NameError: name '(\w{1,80})' is not defined", error[-_ERROR_CHARS:])
-    return found.group(1) if found else None
-
-
-def _take(session: SolveSession, draft: Draft, program: str, note: str) -> tuple[SolveStatus, str | None] | None:
-    """Run `program` as the next attempt; when it prints an answer it is the working (with `note`)."""
-    result = session.run(program, len(draft.programs) + 1, capture=())
-    if not (result.ok and result.stdout.strip()):
-        return None  # the earlier program's working stays what is shown
-    draft.programs.append(program)
-    draft.took(result)
-    draft.notes.append(note)
-    return SolveStatus.ANSWERED, format_answer(result.stdout)
 
 
 def _solve(
