@@ -10,8 +10,8 @@ Stop rule: stop when a program runs and prints an answer. Repair off and a faile
 with the program and the error. Repair on: one attempt; if it fails too, status execution_failed.
 Empty output is a failure, the same as an exception.
 Over a data file the prompt holds the data's shape (`pal-data`), and in place of the repair the
-program gets one second look (`second_look`): when it failed, or when it filters on what the
-question never asked.
+program gets one second look (`second_look`): when it failed, filters on what the question never
+asked, or never reads what it names.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
 
         def over_data() -> tuple[SolveStatus, str | None]:
             first = _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=False)
-            look = Look(question, prompt, data.shared_values, data.text_values)
+            columns = tuple(column for table in data.tables for column in table.columns)
+            look = Look(question, prompt, data.shared_values, data.text_values, columns)
             return second_look(look, session=session, draft=draft, decoding=decoding, first=first)
 
         return conclude(session, draft, over_data)

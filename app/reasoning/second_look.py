@@ -1,15 +1,16 @@
 """A second look at a program over the user's data, before its answer is given.
 
 The embedded model's commonest wrong answers over a data file come from programs that filter on
-what the question never asked (`app.reasoning.unasked`) and from programs that fail on a slip (a
-misspelled name, `datetime.date(2016)`, a pandas habit over row dicts). Such a program is mended
+what the question never asked or never read what it names (`app.reasoning.unasked`), and from
+programs that fail on a slip (a misspelled name, `datetime.date(2016)`, a pandas habit over row
+dicts). Such a program is mended
 without the model where that is safe, else written once more by the model, told what was wrong
 (docs/results.md, issue 32).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from app.reasoning import prompts
@@ -18,7 +19,7 @@ from app.reasoning.events import ProgramExtracted
 from app.reasoning.numbers import format_answer
 from app.reasoning.session import PROGRAM_TOKENS, Decoding, SolveSession, Stop
 from app.reasoning.solution import Draft, SolveStatus
-from app.reasoning.unasked import refiltered, renamed, unasked_filters
+from app.reasoning.unasked import refiltered, renamed, unasked_filters, unused_mentions
 
 # What a second program, told the error, can fix (not a time limit: the data is as large as it is).
 _FIXABLE = (SolveStatus.EXECUTION_FAILED, SolveStatus.EMPTY_OUTPUT)
@@ -33,6 +34,7 @@ class Look:
     asked: str  # the first prompt
     shared: frozenset[object]  # values every row holds (`DataSet.shared_values`)
     values: Mapping[str, frozenset[str]]  # each text column's values (`DataSet.text_values`)
+    columns: tuple[str, ...]  # every table's column names
 
 
 def second_look(
@@ -43,11 +45,11 @@ def second_look(
     decoding: Decoding,
     first: tuple[SolveStatus, str | None],
 ) -> tuple[SolveStatus, str | None]:
-    """A program over data that filters on what the question never asked (`unasked_filters`), or
-    that failed, gets a second look: mended without the model where that is safe (`_trouble`),
-    else written once more by the model, told what was wrong, going on from the first prompt and
-    program (so its cache of them is reused). A new program is taken when it runs (and filters on
-    less); else the first outcome stands."""
+    """A program over data that filters on what the question never asked (`unasked_filters`),
+    never reads what it names (`unused_mentions`), or failed, gets a second look: mended without
+    the model where that is safe (`_trouble`), else written once more by the model, told what was
+    wrong, going on from the first prompt and program (so its cache of them is reused). A new
+    program is taken when it runs and has fewer of the faults; else the first outcome stands."""
     program = draft.programs[-1] if draft.programs else ""
     trouble = _trouble(look, draft, first[0], program)
     if trouble is None:
@@ -67,52 +69,66 @@ def second_look(
             raise
         return first
     again = session.program_from(reply, attempt=len(draft.programs) + 1)
-    unasked = trouble.unasked
-    if again is None or (unasked and len(unasked_filters(again, look.question, look.shared)) >= len(unasked)):
+    if again is None or (trouble.faults and len(trouble.faults_of(look, again)) >= len(trouble.faults)):
         return first
-    said = f"compared with {'; '.join(unasked)}, which the question does not ask about" if unasked else "failed"
-    draft.repair_used = not unasked
-    return _take(session, draft, again, f"The first program {said}; it was written again.") or first
+    draft.repair_used = not trouble.faults
+    return _take(session, draft, again, f"The first program {trouble.said}; it was written again.") or first
 
 
 @dataclass(frozen=True)
 class _Trouble:
     words: str  # what the program did, for the model: "failed when it ran"
-    problem: str  # the error, or the unasked filters in words
-    unasked: tuple[str, ...] = ()
+    problem: str  # the error, or the faults in words
+    said: str  # what the first program did, for the solution's notes
+    faults: tuple[str, ...] = ()  # unasked filters or unused mentions (none: a failure)
+    faults_of: Callable[[Look, str], tuple[str, ...]] = lambda _look, _program: ()  # the same check on another program
     mended: str | None = None  # the program mended without the model, where that is safe
     note: str = ""  # what mending it changed, for the solution's notes
 
 
+def _unasked(look: Look, program: str) -> tuple[str, ...]:
+    return unasked_filters(program, look.question, look.shared)
+
+
+def _unused(look: Look, program: str) -> tuple[str, ...]:
+    return unused_mentions(program, look.question, look.values, look.columns)
+
+
 def _trouble(look: Look, draft: Draft, status: SolveStatus, program: str) -> _Trouble | None:
     """What is wrong with an answered program over data (an unasked filter: the question's value
-    put in, or the condition left out) or a failed one (a misspelled name put right); None: nothing."""
+    put in, or the condition left out; something the question names and it never reads) or a
+    failed one (a misspelled name put right); None: nothing."""
     if status is SolveStatus.ANSWERED:
-        unasked = unasked_filters(program, look.question, look.shared)
-        if not unasked:
+        unasked = _unasked(look, program)
+        if unasked:
+            mended = refiltered(program, look.question, look.shared, look.values)
+            changes = "; ".join(mended.changes) if mended else ""
+            return _Trouble(
+                "filters the data on something the question does not ask about",
+                f"It compares with {'; '.join(unasked)}, which the question does not mention.",
+                f"compared with {'; '.join(unasked)}, which the question does not ask about",
+                unasked,
+                _unasked,
+                mended.program if mended else None,
+                f"The program filtered on what the question does not ask about; mended: {changes}.",
+            )
+        unused = _unused(look, program)
+        if not unused:
             return None
-        mended = refiltered(program, look.question, look.shared, look.values)
         return _Trouble(
-            "filters the data on something the question does not ask about",
-            f"It compares with {'; '.join(unasked)}, which the question does not mention.",
-            unasked,
-            mended.program if mended else None,
-            f"The program filtered on what the question does not ask about; mended: {'; '.join(mended.changes)}."
-            if mended
-            else "",
+            "does not read what the question asks about",
+            f"It never reads {'; '.join(unused)}, which the question names.",
+            f"never read {'; '.join(unused)}, which the question names",
+            unused,
+            _unused,
         )
     if status not in _FIXABLE or not program:
         return None
     error = draft.error or "the program printed nothing"
     missing, meant = misspelled(error, program) or ("", None)
     spelled = renamed(program, missing, meant) if meant else None
-    return _Trouble(
-        "failed when it ran",
-        error[-_ERROR_CHARS:],
-        (),
-        spelled,
-        f"The program misspelled `{meant}` as `{missing}`; mended.",
-    )
+    note = f"The program misspelled `{meant}` as `{missing}`; mended." if spelled else ""
+    return _Trouble("failed when it ran", error[-_ERROR_CHARS:], "failed", mended=spelled, note=note)
 
 
 def _take(session: SolveSession, draft: Draft, program: str, note: str) -> tuple[SolveStatus, str | None] | None:

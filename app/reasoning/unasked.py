@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import datetime
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from app.reasoning.working import program_nodes
@@ -48,6 +48,37 @@ def unasked_filters(program: str, question: str, shared: frozenset[object] = fro
             found.append(f"{ast.unparse(node.left)} is compared with itself (line {node.lineno})")
         found.extend(f"{side.value!r} (line {node.lineno})" for side in asked.unasked_sides(node))
     return tuple(dict.fromkeys(found))
+
+
+def unused_mentions(
+    program: str, question: str, values: Mapping[str, frozenset[str]], columns: Iterable[str]
+) -> tuple[str, ...]:
+    """What the question names that the program never reads: a value of a text column when the
+    program reads neither that column nor any of its values ("Japan" asked, `tables["fertility"][0]`
+    written), or a column named as a number that it does not read (a year's column, "2010", as
+    wide statistics tables have them, where the program read "1990"). At most five, in words.
+    "Reads" means the program's text constants hold it (a variable's name is not reading)."""
+    texts = {
+        node.value.casefold()
+        for node in program_nodes(program)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    asked = question.casefold()
+    found: list[str] = []
+    for column, names in values.items():
+        if column.casefold() in texts or any(name.casefold() in texts for name in names):
+            continue  # the program reads the column, or filters on one of its values
+        found += [
+            f"{name!r} (a value of the column {column!r})"
+            for name in names
+            if len(name) > 2 and name.casefold() in asked and _mentioned_as_word(name.casefold(), asked)
+        ]
+    found += [
+        f"the column {column!r}"
+        for column in columns
+        if column.isdigit() and column not in texts and _mentioned_as_word(column, asked)
+    ]
+    return tuple(dict.fromkeys(found))[:5]
 
 
 @dataclass(frozen=True)

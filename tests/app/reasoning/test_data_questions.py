@@ -110,6 +110,19 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
     assert len(model.calls) == 1
 
 
+def test_a_program_that_never_reads_what_the_question_names_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
+    # as over the fertility file: "Japan" asked, the first row read
+    first_row = "```python\nprint(tables['expenses'][0]['amount'])\n```"
+    model = ScriptedModel([first_row, PROGRAM])
+    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 2
+    assert "It never reads 'food' (a value of the column 'category'), which the question names." in model.calls[1]
+    assert "The first program never read 'food' (a value of the column 'category')" in solution.notes[-1]
+    model = ScriptedModel([first_row, first_row])  # the same again: the first answer stands, no note
+    kept = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert kept.answer == "0.5" and not kept.notes
+
+
 def test_a_vote_over_data(sandbox: Sandbox, expenses: Path) -> None:
     model = ScriptedModel([PROGRAM, PROGRAM, "```python\nprint(1)\n```"])
     solution = solve("How much was spent on food?", "sc3-pal", model, sandbox, data=open_data(expenses))

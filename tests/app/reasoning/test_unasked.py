@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.unasked import refiltered, renamed, unasked_filters
+from app.reasoning.unasked import refiltered, renamed, unasked_filters, unused_mentions
 
 
 @pytest.mark.parametrize(
@@ -143,3 +143,33 @@ def test_a_misspelled_name_is_put_right_only_to_a_name_the_program_gives() -> No
     )
     assert renamed(program, "Lebensmittel", "nowhere") is None  # not a name it assigns
     assert renamed(program, "absent", "lebensmittel") is None  # nothing to rename
+
+
+COUNTRIES = {"Country Name": frozenset({"Japan", "Niger", "Chad"}), "type": frozenset({"Homicide", "Death"})}
+YEARS = ("Country Name", "1990", "2000", "2010")
+
+
+@pytest.mark.parametrize(
+    ("question", "program", "found"),
+    [
+        (  # the first row, whoever it is (a variable named after Japan reads nothing)
+            "What was Japan's fertility rate in 2000?",
+            "japan_2000 = tables['f'][0]['2000']",
+            ("'Japan' (a value of the column 'Country Name')",),
+        ),
+        (  # the year's column the question names, not the one read
+            "How many countries had a rate above 5 in 2010?",
+            "n = len([r for r in t if r['1990'] is not None and r['1990'] > 5])",
+            ("the column '2010'",),
+        ),
+        ("What was Japan's rate in 2000?", "x = [r['2000'] for r in t if r['Country Name'] == 'Japan']", ()),
+        # the column is read (the model chose the value): not this check's to judge
+        ("What was Japan's rate in 2000?", "x = [r['2000'] for r in t if r['Country Name'] == 'Chad']", ()),
+        # "deaths" names a value of `type`, but the program filters on another of its values
+        ("How many of the deaths were homicides?", "n = sum(r['type'] == 'Homicide' for r in t)", ()),
+    ],
+)
+def test_what_the_question_names_and_the_program_never_reads(
+    question: str, program: str, found: tuple[str, ...]
+) -> None:
+    assert unused_mentions(program, question, COUNTRIES, YEARS) == found
