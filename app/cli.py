@@ -29,6 +29,7 @@ from app.reasoning.answer_table import table_of
 from app.reasoning.events import PHASES, FirstAnswer, LanesWaiting
 from app.reasoning.method_table import methods_help
 from app.reasoning.methods import (
+    DATA_DEFAULT,
     DATA_METHODS,
     DEFAULT_METHOD,
     FIRST_ANSWER_NOTE,
@@ -124,8 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", help="the question (quote it)")
     ask.add_argument(
         "--method",
-        help=f"{methods_help()} (default {DEFAULT_METHOD}; with --data or --repair {PROGRAM_DEFAULT}, "
-        "with --finish pot)",
+        help=f"{methods_help()} (default {DEFAULT_METHOD}; with --data {DATA_DEFAULT}, with --repair "
+        f"{PROGRAM_DEFAULT}, with --finish pot)",
     )
     ask.add_argument("--repair", action="store_true", help="PAL: on an error, ask the model once to fix the program")
     ask.add_argument("--finish", action="store_true", help="PoT: reason one step further from ans (units, options)")
@@ -266,7 +267,9 @@ def _ask_data(path: Path | None, method: Method) -> DataSet | None:
 def _ask_method(args: argparse.Namespace) -> Method:
     """The method asked for; unnamed, the default for what the other options need (a data file
     or a repair needs programs, the finishing step is PoT's)."""
-    unnamed = "pot" if args.finish else PROGRAM_DEFAULT if args.data or args.repair else DEFAULT_METHOD
+    unnamed = (
+        "pot" if args.finish else DATA_DEFAULT if args.data else PROGRAM_DEFAULT if args.repair else DEFAULT_METHOD
+    )
     method = Method.parse(args.method or unnamed)
     extra = {"repair"} if args.repair else set()
     extra |= {"finish"} if args.finish else set()

@@ -72,6 +72,10 @@ DEFAULT_METHOD = "mix"
 # Where programs are needed (a data file, a repair): the most accurate measured of the program
 # methods, on GSM8K and on the data questions (docs/results.md).
 PROGRAM_DEFAULT = "sc-pal"
+# Over a data file: greedy PAL with its second look (app/reasoning/second_look.py). It scored above
+# the vote of five on both data sets (issue 18: 22/30 against 20/30; issue 32, docs/results.md) in a
+# fraction of the time: the samples share one misreading of the data, and each reads a wide table.
+DATA_DEFAULT = "pal"
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
 # mix+more: the second round where the first disagrees. Four programs share PAL's cached prompt
 # and fit one batch beside the first round's three sequences (MAX_SEQUENCES).

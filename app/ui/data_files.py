@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.data import DataSet
-from app.reasoning.methods import DATA_METHODS, PROGRAM_DEFAULT, Method
+from app.reasoning.methods import DATA_DEFAULT, DATA_METHODS, Method
 from app.ui.controller import SolveController
 from app.ui.dialogs import data_file_path
 from app.ui.events import DataOpened, DataRefused
@@ -66,6 +66,6 @@ class DataFiles(QObject):
         self.changed.emit()
         said = f"Opened {data.summary}. Ask a question about it; the program will read every row."
         if Method.parse(self._pane.method_name()).base not in DATA_METHODS:  # chain of thought cannot read it
-            self._pane.pick_method(PROGRAM_DEFAULT)
+            self._pane.pick_method(DATA_DEFAULT)
             said += f" Method set to {self._pane.method.currentText()}: only programs can read the data."
         self.status.emit(said)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.cli import _ask_method, build_parser
-from app.reasoning.methods import DEFAULT_METHOD, PROGRAM_DEFAULT
+from app.reasoning.methods import DATA_DEFAULT, DEFAULT_METHOD, PROGRAM_DEFAULT
 
 
 def pal_studio(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -133,7 +133,7 @@ def test_an_answer_by_chain_of_thought_says_so_and_why(capsys: pytest.CaptureFix
     ("options", "expected"),
     [
         ([], DEFAULT_METHOD),
-        (["--data", "x.csv"], PROGRAM_DEFAULT),  # chain of thought cannot read a data file
+        (["--data", "x.csv"], DATA_DEFAULT),  # chain of thought cannot read a data file
         (["--repair"], f"{PROGRAM_DEFAULT}+repair"),
         (["--finish"], "pot+finish"),
         (["--method", "pal", "--repair"], "pal+repair"),  # a named method is kept

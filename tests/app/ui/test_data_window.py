@@ -106,7 +106,7 @@ def test_opening_data_under_a_method_without_programs_picks_programs(
     window = make_window(ScriptedModel([]))
     window.question_pane.pick_method("mix")  # chain of thought among them: it cannot read rows
     _open(qtbot, window, sales)
-    assert window.question_pane.method_name() == "sc-pal"
+    assert window.question_pane.method_name() == "pal"
     assert "Method set to" in window.status_label.text() and "only programs can read the data" in (
         window.status_label.text()
     )
