@@ -1,10 +1,12 @@
-"""Filters a data program applies that the question never asked for.
+"""What a program over data does that its question did not ask: filters it never asked for
+(`unasked_filters`, mended without the model by `refiltered`), and what the question names that
+the program never reads (`unused_mentions`); `renamed` puts a misspelled name right.
 
 The embedded model's commonest wrong answer over a data file is a filter copied from its prompt's
 example or made up: "total spent in March 2023" computed for one category (`== "utilities"`), the
 highest price "in March 2000", `r["category"] == r["category"]` (always true, so every row counts
 for every category). Measured on the data benchmarks (docs/results.md), most programs with such a
-filter were wrong and few right ones had one. What is judged, in comparisons only:
+filter were wrong and few right ones had one. What is judged unasked, in comparisons only:
 
 - a text constant the question does not contain (folded; a plural "homicides" contains "homicide");
 - a year (1800–2199) the question does not state, nor a decade of it ("the 1990s" states 1990–1999);
@@ -15,7 +17,8 @@ filter were wrong and few right ones had one. What is judged, in comparisons onl
 
 but never a value every row holds (a data set of 2024 alone: `.year == 2024` filters nothing).
 
-The program is parsed (never run) with the shared caps of `working.program_nodes`.
+The program is parsed (never run) with the shared caps of `working.program_nodes`; a mended
+program is written back with its comment lines (`with_comments`).
 """
 
 from __future__ import annotations
