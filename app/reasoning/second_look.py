@@ -19,7 +19,7 @@ from app.reasoning.events import ProgramExtracted
 from app.reasoning.numbers import format_answer
 from app.reasoning.session import PROGRAM_TOKENS, Decoding, SolveSession, Stop
 from app.reasoning.solution import Draft, SolveStatus
-from app.reasoning.unasked import refiltered, renamed, unasked_filters, unused_mentions
+from app.reasoning.unasked import recolumned, refiltered, renamed, unasked_filters, unused_mentions
 
 # What a second program, told the error, can fix (not a time limit: the data is as large as it is).
 _FIXABLE = (SolveStatus.EXECUTION_FAILED, SolveStatus.EMPTY_OUTPUT)
@@ -51,7 +51,7 @@ def second_look(
     wrong, going on from the first prompt and program (so its cache of them is reused). A new
     program is taken when it runs and has fewer of the faults; else the first outcome stands."""
     program = draft.programs[-1] if draft.programs else ""
-    trouble = _trouble(look, draft, first[0], program)
+    trouble = _trouble(look, draft, first, program)
     if trouble is None:
         return first
     if trouble.mended is not None:
@@ -94,10 +94,11 @@ def _unused(look: Look, program: str) -> tuple[str, ...]:
     return unused_mentions(program, look.question, look.values, look.columns)
 
 
-def _trouble(look: Look, draft: Draft, status: SolveStatus, program: str) -> _Trouble | None:
+def _trouble(look: Look, draft: Draft, first: tuple[SolveStatus, str | None], program: str) -> _Trouble | None:
     """What is wrong with an answered program over data (an unasked filter: the question's value
     put in, or the condition left out; something the question names and it never reads) or a
-    failed one (a misspelled name put right); None: nothing."""
+    failed one (a misspelled name put right), or one that printed nothing but None; None: nothing."""
+    status, answer = first
     if status is SolveStatus.ANSWERED:
         unasked = _unasked(look, program)
         if unasked:
@@ -114,13 +115,18 @@ def _trouble(look: Look, draft: Draft, status: SolveStatus, program: str) -> _Tr
             )
         unused = _unused(look, program)
         if not unused:
-            return None
+            return _Trouble("printed None", "It found no value.", "printed None") if _nothing(answer) else None
+        swapped = recolumned(program, look.question, look.columns)
         return _Trouble(
             "does not read what the question asks about",
             f"It never reads {'; '.join(unused)}, which the question names.",
             f"never read {'; '.join(unused)}, which the question names",
             unused,
             _unused,
+            swapped.program if swapped else None,
+            f"The program did not read what the question names; mended: {'; '.join(swapped.changes)}."
+            if swapped
+            else "",
         )
     if status not in _FIXABLE or not program:
         return None
@@ -131,10 +137,15 @@ def _trouble(look: Look, draft: Draft, status: SolveStatus, program: str) -> _Tr
     return _Trouble("failed when it ran", error[-_ERROR_CHARS:], "failed", mended=spelled, note=note)
 
 
+def _nothing(answer: str | None) -> bool:
+    """An answer that is no value: nothing printed, or None (a filter that found no row)."""
+    return answer is None or answer.strip().lower() in ("", "none", "nan", "[]", "{}")
+
+
 def _take(session: SolveSession, draft: Draft, program: str, note: str) -> tuple[SolveStatus, str | None] | None:
     """Run `program` as the next attempt; when it prints an answer it is the working (with `note`)."""
     result = session.run(program, len(draft.programs) + 1, capture=())
-    if not (result.ok and result.stdout.strip()):
+    if not result.ok or _nothing(result.stdout):
         return None  # the earlier program's working stays what is shown
     draft.programs.append(program)
     draft.took(result)

@@ -61,11 +61,7 @@ def unused_mentions(
     written), or a column named as a number that it does not read (a year's column, "2010", as
     wide statistics tables have them, where the program read "1990"). At most five, in words.
     "Reads" means the program's text constants hold it (a variable's name is not reading)."""
-    texts = {
-        node.value.casefold()
-        for node in program_nodes(program)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    }
+    texts = _texts(program)
     asked = question.casefold()
     found: list[str] = []
     for column, names in values.items():
@@ -82,6 +78,32 @@ def unused_mentions(
         if column.isdigit() and column not in texts and _mentioned_as_word(column, asked)
     ]
     return tuple(dict.fromkeys(found))[:5]
+
+
+def recolumned(program: str, question: str, columns: Iterable[str]) -> Refiltered | None:
+    """`program` reading the year's column the question names instead of the one it read, when
+    there is exactly one of each (a wide table's "2010" asked, "1990" read); else None."""
+    texts = _texts(program)
+    asked = question.casefold()
+    numbered = [column for column in dict.fromkeys(columns) if column.isdigit()]
+    wanted = [c for c in numbered if c not in texts and _mentioned_as_word(c, asked)]
+    read = [c for c in numbered if c in texts and not _mentioned_as_word(c, asked)]
+    if len(wanted) != 1 or len(read) != 1:
+        return None
+    tree = ast.parse(program)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value == read[0]:
+            node.value = wanted[0]
+    return Refiltered(with_comments(program, tree), (f"read the column {wanted[0]!r}, not {read[0]!r}",))
+
+
+def _texts(program: str) -> set[str]:
+    """The program's text constants, folded: what it reads by name."""
+    return {
+        node.value.casefold()
+        for node in program_nodes(program)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
 
 
 @dataclass(frozen=True)

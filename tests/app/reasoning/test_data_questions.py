@@ -123,6 +123,16 @@ def test_a_program_that_never_reads_what_the_question_names_is_written_again(san
     assert kept.answer == "0.5" and not kept.notes
 
 
+def test_a_program_that_printed_none_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
+    # as over the fertility file: a test on the first row alone, which is not the one asked for
+    nothing = "```python\nrow = tables['expenses'][0]\nprint(row['amount'] if row['category'] == 'rent' else None)\n```"
+    model = ScriptedModel([nothing, PROGRAM])
+    solution = solve_pal("How much was spent on rent or food?", model, sandbox, data=open_data(expenses))
+    assert solution.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 2
+    assert "That program printed None.\nIt found no value." in model.calls[1]
+    assert "The first program printed None; it was written again." in solution.notes
+
+
 def test_a_vote_over_data(sandbox: Sandbox, expenses: Path) -> None:
     model = ScriptedModel([PROGRAM, PROGRAM, "```python\nprint(1)\n```"])
     solution = solve("How much was spent on food?", "sc3-pal", model, sandbox, data=open_data(expenses))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.unasked import refiltered, renamed, unasked_filters, unused_mentions
+from app.reasoning.unasked import recolumned, refiltered, renamed, unasked_filters, unused_mentions
 
 
 @pytest.mark.parametrize(
@@ -173,3 +173,12 @@ def test_what_the_question_names_and_the_program_never_reads(
     question: str, program: str, found: tuple[str, ...]
 ) -> None:
     assert unused_mentions(program, question, COUNTRIES, YEARS) == found
+
+
+def test_the_year_column_the_question_names_is_read_instead_of_another() -> None:
+    program = "# above 5\nn = len([r for r in t if r['1990'] is not None and r['1990'] > 5])"
+    fixed = recolumned(program, "How many countries had a rate above 5 in 2010?", YEARS)
+    assert fixed is not None and fixed.changes == ("read the column '2010', not '1990'",)
+    assert fixed.program == "# above 5\nn = len([r for r in t if r['2010'] is not None and r['2010'] > 5])"
+    assert recolumned(program, "Above 5 in 1990?", YEARS) is None  # it reads the year asked
+    assert recolumned(program, "Above 5 in 2000 or 2010?", YEARS) is None  # which of the two?
