@@ -60,7 +60,12 @@ def second_look(
         if taken is not None:
             return taken
     prompt = prompts.fill(
-        "pal-data-again", first=look.asked, program=program, trouble=trouble.words, problem=trouble.problem
+        "pal-data-again",
+        first=look.asked,
+        program=program,
+        trouble=trouble.words,
+        problem=trouble.problem,
+        question=look.question,
     )
     try:
         reply = session.ask("again", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True, decoding=decoding)

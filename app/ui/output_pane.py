@@ -151,7 +151,7 @@ class OutputPane(QWidget):
         origin, run = self._work.origin, self._work.last_run
         if origin == "run" and run is not None:
             self._show_run(run)
-        elif origin in ("reopen", "practice"):
+        elif origin in ("reopen", "practice") or _not_taken(solution, run):
             self.clear()
             error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
             self.show_output(solution.output + (f"\n{error}" if error else ""))
@@ -520,3 +520,11 @@ class OutputPane(QWidget):
             (self.steps, shown[self.steps]),
         )
         return next((tab for tab, wanted in choices if wanted), None)
+
+
+def _not_taken(solution: Solution, run: RunView | None) -> bool:
+    """A solve's last run was of a program the solve did not keep (a second look over data that
+    failed): the output shown must be that of the program that stands."""
+    return (
+        solution.samples <= 1 and run is not None and solution.program is not None and run.program != solution.program
+    )

@@ -100,6 +100,23 @@ def test_bad_files_and_methods_without_programs_are_refused_in_words(
     assert "need a program" in window.status_label.text() and not window.controller.is_busy
 
 
+def test_a_second_look_that_fails_leaves_the_first_programs_output_on_screen(
+    qtbot: QtBot, make_window: WindowMaker, sales: Path
+) -> None:
+    # seen in the window: the Output tab showed the error of the second look's program (the
+    # prompt's example, rewritten) beside the first program and its failure
+    pandas_style = "```python\nt = tables['sales']\nprint(t[t['region'] == 'north']['units'].sum())\n```"
+    example = "```python\nprint(sum(r['units'] for r in tables['orders']))\n```"
+    window = make_window(ScriptedModel([pandas_style, example]))
+    _open(qtbot, window, sales)
+    window.question.setPlainText("How many units did the north region sell?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    shown = window.output_pane.output.toPlainText()
+    assert "not a pandas DataFrame" in shown and "KeyError: 'orders'" not in shown
+    assert "t[t['region'] == 'north']" in window.editor.toPlainText()
+
+
 def test_opening_data_under_a_method_without_programs_picks_programs(
     qtbot: QtBot, make_window: WindowMaker, sales: Path
 ) -> None:
