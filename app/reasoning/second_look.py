@@ -76,6 +76,8 @@ def second_look(
     again = session.program_from(reply, attempt=len(draft.programs) + 1)
     if again is None or (trouble.faults and len(trouble.faults_of(look, again)) >= len(trouble.faults)):
         return first
+    if not trouble.faults and (_unasked(look, again) or _unused(look, again)):
+        return first  # in place of a failure, not an answer the first checks would doubt (seen: 100 %)
     draft.repair_used = not trouble.faults
     return _take(session, draft, again, f"The first program {trouble.said}; it was written again.") or first
 

@@ -101,6 +101,11 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
     # a model error on the second look (a prompt beyond its context) leaves the first failure as it was
     beyond = solve_pal("How much was spent on food?", ScriptedModel([failing]), sandbox, data=open_data(expenses))
     assert beyond.status.value == "execution_failed" and "not a pandas DataFrame" in (beyond.error or "")
+    # a rewrite that runs but never reads what the question names is not taken in place of a failure
+    everything = "```python\nprint(sum(r['amount'] for r in tables['expenses']))\n```"
+    model = ScriptedModel([failing, everything])
+    doubted = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    assert doubted.status.value == "execution_failed" and doubted.answer is None and len(model.calls) == 2
     model = ScriptedModel([failing, failing])  # failing twice: the first failure is what is shown
     failed = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
     assert failed.answer is None and failed.status.value == "execution_failed"
