@@ -48,8 +48,8 @@ def unasked_filters(program: str, question: str, shared: frozenset[object] = fro
         if not isinstance(node, ast.Compare):
             continue
         if _self_compared(node):
-            found.append(f"{ast.unparse(node.left)} is compared with itself (line {node.lineno})")
-        found.extend(f"{side.value!r} (line {node.lineno})" for side in asked.unasked_sides(node))
+            found.append(f"{_code(node.left)} is compared with itself (line {node.lineno})")
+        found.extend(f"{_brief(side.value)} (line {node.lineno})" for side in asked.unasked_sides(node))
     return tuple(dict.fromkeys(found))
 
 
@@ -68,7 +68,7 @@ def unused_mentions(
         if column.casefold() in texts or any(name.casefold() in texts for name in names):
             continue  # the program reads the column, or filters on one of its values
         found += [
-            f"{name!r} (a value of the column {column!r})"
+            f"{_brief(name)} (a value of the column {column!r})"
             for name in names
             if len(name) > 2 and name.casefold() in asked and _mentioned_as_word(name.casefold(), asked)
         ]
@@ -222,16 +222,17 @@ class _Fixer(ast.NodeTransformer):
         for side in self.asked.unasked_sides(condition):
             when = _iso_date(side.value) if isinstance(side.value, str) else None
             if when is not None:  # a row holds the date, never its text: compare with the date
-                self.changes.append(f"{side.value!r} read as the date {when!r} (line {condition.lineno})")
+                self.changes.append(f"{_brief(side.value)} read as the date {when!r} (line {condition.lineno})")
                 _become(side, ast.parse(repr(when), mode="eval").body)
                 continue
             named = self._named(condition, side)
             if len(named) > 1:  # "food or rent": which one it meant is the model's to say
                 self.stuck = True
             if len(named) != 1:
-                self.changes.append(f"{ast.unparse(condition)} left out (line {condition.lineno})")
+                self.changes.append(f"{_code(condition)} left out (line {condition.lineno})")
                 return None
-            self.changes.append(f"{side.value!r} read as {named[0]!r}, named in the question (line {condition.lineno})")
+            said = f"{_brief(side.value)} read as {_brief(named[0])}"
+            self.changes.append(f"{said}, named in the question (line {condition.lineno})")
             side.value = named[0]
         return condition
 
@@ -290,6 +291,19 @@ def _become(node: ast.AST, other: ast.AST) -> None:
 
 def _within(node: ast.AST, tree: ast.AST) -> bool:
     return any(child is node for child in ast.walk(tree))
+
+
+_SHOWN_CHARS = 80  # of a program's or a file's text in a note or a prompt: their text is anyone's
+
+
+def _brief(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+def _code(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
 
 
 def _mentioned(text: str, asked: str) -> bool:

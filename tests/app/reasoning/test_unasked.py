@@ -182,3 +182,11 @@ def test_the_year_column_the_question_names_is_read_instead_of_another() -> None
     assert fixed.program == "# above 5\nn = len([r for r in t if r['2010'] is not None and r['2010'] > 5])"
     assert recolumned(program, "Above 5 in 1990?", YEARS) is None  # it reads the year asked
     assert recolumned(program, "Above 5 in 2000 or 2010?", YEARS) is None  # which of the two?
+
+
+def test_what_is_said_of_a_program_is_short_however_long_its_text() -> None:
+    program = f"n = [r for r in t if r['c'] == '{'x' * 5000}' and r['{'k' * 3000}'] == r['{'k' * 3000}']]"
+    found = unasked_filters(program, "How many?")
+    assert len(found) == 2 and all(len(item) < 120 for item in found), [len(item) for item in found]
+    fixed = refiltered(f"n = [r for r in t if r['d'] == '{'y' * 5000}']", "How many?", frozenset(), {})
+    assert fixed is not None and len(fixed.changes[0]) < 120
