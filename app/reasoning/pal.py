@@ -81,8 +81,7 @@ def pal(question: str, options: PalOptions, context: SolveContext) -> Solution:
 
         def over_data() -> tuple[SolveStatus, str | None]:
             first = _solve(question, session, draft, prompt=prompt, decoding=decoding, repair=False)
-            columns = tuple(column for table in data.tables for column in table.columns)
-            look = Look(question, prompt, data.shared_values, data.text_values, columns)
+            look = Look(question, prompt, data)
             return second_look(look, session=session, draft=draft, decoding=decoding, first=first)
 
         return conclude(session, draft, over_data)

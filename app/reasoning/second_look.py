@@ -10,9 +10,10 @@ without the model where that is safe, else written once more by the model, told 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.data import DataSet
 from app.reasoning import prompts
 from app.reasoning.error_words import misspelled
 from app.reasoning.events import ProgramExtracted
@@ -32,9 +33,7 @@ class Look:
 
     question: str
     asked: str  # the first prompt
-    shared: frozenset[object]  # values every row holds (`DataSet.shared_values`)
-    values: Mapping[str, frozenset[str]]  # each text column's values (`DataSet.text_values`)
-    columns: tuple[str, ...]  # every table's column names
+    data: DataSet
 
 
 def second_look(
@@ -94,11 +93,15 @@ class _Trouble:
 
 
 def _unasked(look: Look, program: str) -> tuple[str, ...]:
-    return unasked_filters(program, look.question, look.shared)
+    return unasked_filters(program, look.question, look.data.shared_values)
 
 
 def _unused(look: Look, program: str) -> tuple[str, ...]:
-    return unused_mentions(program, look.question, look.values, look.columns)
+    return unused_mentions(program, look.question, look.data.text_values, _columns(look.data))
+
+
+def _columns(data: DataSet) -> list[str]:
+    return [column for table in data.tables for column in table.columns]
 
 
 def _trouble(look: Look, draft: Draft, first: tuple[SolveStatus, str | None], program: str) -> _Trouble | None:
@@ -109,7 +112,7 @@ def _trouble(look: Look, draft: Draft, first: tuple[SolveStatus, str | None], pr
     if status is SolveStatus.ANSWERED:
         unasked = _unasked(look, program)
         if unasked:
-            mended = refiltered(program, look.question, look.shared, look.values)
+            mended = refiltered(program, look.question, look.data.shared_values, look.data.text_values)
             changes = "; ".join(mended.changes) if mended else ""
             return _Trouble(
                 "filters the data on something the question does not ask about",
@@ -123,7 +126,7 @@ def _trouble(look: Look, draft: Draft, first: tuple[SolveStatus, str | None], pr
         unused = _unused(look, program)
         if not unused:
             return _Trouble("printed None", "It found no value.", "printed None") if _nothing(answer) else None
-        swapped = recolumned(program, look.question, look.columns)
+        swapped = recolumned(program, look.question, _columns(look.data))
         return _Trouble(
             "does not read what the question asks about",
             f"It never reads {'; '.join(unused)}, which the question names.",

@@ -11,6 +11,7 @@ from app.data import open_data
 from app.reasoning import solve_pal, solve_pot
 from app.reasoning.answer_table import table_of, wants_chart
 from app.reasoning.methods import MethodError, solve
+from app.reasoning.solution import Solution
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -32,9 +33,14 @@ PROGRAM = (
 )
 
 
+def _ask(question: str, replies: list[str], sandbox: Sandbox, expenses: Path) -> tuple[Solution, ScriptedModel]:
+    """PAL over the expenses file on a model that gives `replies`; the solution and the model."""
+    model = ScriptedModel(replies)
+    return solve_pal(question, model, sandbox, data=open_data(expenses)), model
+
+
 def test_the_program_computes_over_every_row(sandbox: Sandbox, expenses: Path) -> None:
-    model = ScriptedModel([PROGRAM])
-    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent on food?", [PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}"
     prompt = model.calls[0]
     assert 'tables["expenses"]: 300 rows' in prompt and "amount (number)" in prompt
@@ -50,8 +56,7 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
         "    if r['category'] == 'rent' and r['date'].month == 3))\n```"
     )
     march = sum(n % 40 + 0.5 for n in range(300) if n % 12 == 2)
-    model = ScriptedModel([copied])
-    solution = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent in March?", [copied], sandbox, expenses)
     assert solution.answer == f"{march:g}" and len(model.calls) == 1  # mended without the model
     assert solution.program is not None and "'rent'" not in solution.program and len(solution.programs) == 2
     assert "mended: r['category'] == 'rent' left out (line 3)." in solution.notes[-1]
@@ -61,8 +66,7 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
         "        s += r['amount']\nprint(s)\n```"
     )
     fixed = "```python\nprint(sum(r['amount'] for r in tables['expenses'] if r['date'].month == 3))\n```"
-    model = ScriptedModel([in_a_loop, fixed])
-    solution = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent in March?", [in_a_loop, fixed], sandbox, expenses)
     assert solution.answer == f"{march:g}" and len(model.calls) == 2
     assert "It compares with 'rent' (line 3), which the question does not mention." in model.calls[1]
     assert model.calls[1].startswith(model.calls[0])  # the same conversation, going on
@@ -70,8 +74,7 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
     # a second program that fails (or filters on as much) leaves the first answer standing
     rent_march = sum(n % 40 + 0.5 for n in range(300) if n % 12 == 2 and n % 3 == 1)
     for second in ("```python\nprint(tables['nope'])\n```", in_a_loop):
-        model = ScriptedModel([in_a_loop, second])
-        kept = solve_pal("How much was spent in March?", model, sandbox, data=open_data(expenses))
+        kept, model = _ask("How much was spent in March?", [in_a_loop, second], sandbox, expenses)
         assert kept.answer == f"{rent_march:g}" and not kept.notes
     # nothing unasked: one call
     model = ScriptedModel([PROGRAM])
@@ -82,8 +85,7 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
 def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox: Sandbox, expenses: Path) -> None:
     # the small model's pandas habit over row dicts: the table says how rows are picked
     failing = "```python\nt = tables['expenses']\nprint(t[t['category'] == 'food']['amount'])\n```"
-    model = ScriptedModel([failing, PROGRAM])
-    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent on food?", [failing, PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}" and solution.repair_used
     assert "failed when it ran." in model.calls[1] and "pick rows with [r for r in table if" in model.calls[1]
     assert 'tables["expenses"]: 300 rows' in model.calls[1]
@@ -93,46 +95,39 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
         "```python\n# food only\nfood = [r for r in tables['expenses'] if r['category'] == 'food']\n"
         "print(round(sum(r['amount'] for r in Food), 2))\n```"
     )
-    model = ScriptedModel([typo])
-    spelled = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    spelled, model = _ask("How much was spent on food?", [typo], sandbox, expenses)
     assert spelled.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 1
     assert spelled.program is not None and spelled.program.startswith("# food only\n")
     assert "The program misspelled `food` as `Food`; mended." in spelled.notes
     # a model error on the second look (a prompt beyond its context) leaves the first failure as it was
-    beyond = solve_pal("How much was spent on food?", ScriptedModel([failing]), sandbox, data=open_data(expenses))
+    beyond, model = _ask("How much was spent on food?", [failing], sandbox, expenses)
     assert beyond.status.value == "execution_failed" and "not a pandas DataFrame" in (beyond.error or "")
     # a rewrite that runs but never reads what the question names is not taken in place of a failure
     everything = "```python\nprint(sum(r['amount'] for r in tables['expenses']))\n```"
-    model = ScriptedModel([failing, everything])
-    doubted = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    doubted, model = _ask("How much was spent on food?", [failing, everything], sandbox, expenses)
     assert doubted.status.value == "execution_failed" and doubted.answer is None and len(model.calls) == 2
-    model = ScriptedModel([failing, failing])  # failing twice: the first failure is what is shown
-    failed = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    # failing twice: the first failure is what is shown
+    failed, model = _ask("How much was spent on food?", [failing, failing], sandbox, expenses)
     assert failed.answer is None and failed.status.value == "execution_failed"
     assert len(failed.programs) == 1 and "not a pandas DataFrame" in (failed.error or "")
-    model = ScriptedModel([PROGRAM])
-    assert solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses)).answer
-    assert len(model.calls) == 1
 
 
 def test_a_program_that_never_reads_what_the_question_names_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
     # as over the fertility file: "Japan" asked, the first row read
     first_row = "```python\nprint(tables['expenses'][0]['amount'])\n```"
-    model = ScriptedModel([first_row, PROGRAM])
-    solution = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent on food?", [first_row, PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 2
     assert "It never reads 'food' (a value of the column 'category'), which the question names." in model.calls[1]
     assert "The first program never read 'food' (a value of the column 'category')" in solution.notes[-1]
-    model = ScriptedModel([first_row, first_row])  # the same again: the first answer stands, no note
-    kept = solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses))
+    # the same again: the first answer stands, no note
+    kept, model = _ask("How much was spent on food?", [first_row, first_row], sandbox, expenses)
     assert kept.answer == "0.5" and not kept.notes
 
 
 def test_a_program_that_printed_none_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
     # as over the fertility file: a test on the first row alone, which is not the one asked for
     nothing = "```python\nrow = tables['expenses'][0]\nprint(row['amount'] if row['category'] == 'rent' else None)\n```"
-    model = ScriptedModel([nothing, PROGRAM])
-    solution = solve_pal("How much was spent on rent or food?", model, sandbox, data=open_data(expenses))
+    solution, model = _ask("How much was spent on rent or food?", [nothing, PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 2
     assert "That program printed None.\nIt found no value." in model.calls[1]
     assert "The first program printed None; it was written again." in solution.notes
