@@ -52,8 +52,8 @@ def requirements(platform: str) -> list[str]:
     installed here when the requirement admits it."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     kind = PLATFORMS[platform]
-    environment = {
-        **default_environment(),
+    environment: dict[str, str] = {
+        **{key: str(value) for key, value in default_environment().items()},  # packaging ≥ 26 types it as a TypedDict
         "sys_platform": str(kind["sys_platform"]),
         "platform_system": str(kind["platform_system"]),
         "platform_machine": str(kind["machine"]),

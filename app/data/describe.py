@@ -10,12 +10,15 @@ sandboxed program.
 from __future__ import annotations
 
 import datetime
+import re
 
 from app.data.files import DataSet, Table
 
 DEFAULT_SAMPLE_ROWS = 3
 _SAMPLE_CELL_CHARS = 60
 _SAMPLE_CHARS = 2_400  # the sample rows together (≈ 800 tokens); the first row is always shown
+_YEAR = re.compile(r"(1[89]|2[01])\d\d")
+_WIDE_YEARS = 3  # year columns from which a table is "wide" (World Bank, OECD exports)
 _TYPE_WORDS = {
     "int": "integer",
     "float": "number",
@@ -38,6 +41,12 @@ def _table(table: Table, sample_rows: int) -> str:
         lines.append(
             "Missing values are None: leave them out of sums, counts and averages "
             '(e.g. [r["x"] for r in rows if r["x"] is not None]); never count them as 0.'
+        )
+    years = [column for column in table.columns if _YEAR.fullmatch(column)]
+    if len(years) >= _WIDE_YEARS and not any(column.casefold() == "year" for column in table.columns):
+        lines.append(
+            f'Each year is a column of its own: a row\'s value for {years[-1]} is r["{years[-1]}"]; '
+            "there is no year column."
         )
     shown: list[str] = []
     for row in table.rows[:sample_rows]:

@@ -31,6 +31,9 @@ PERCENT_ASKED = re.compile(  # also the big answer's "%" (answer_units)
     r"|\bwie\s*viel(?:e)?\s+prozent\b|\bquel\s+pourcentage\b|\bqu[ée]\s+porcentaje\b",
     re.IGNORECASE,
 )
+_DECIMAL_ASKED = re.compile(
+    r"\bdecimal\s+places?\b|\bas\s+a\s+decimal\b|\bnearest\s+(?:tenth|hundredth)", re.IGNORECASE
+)
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 MAX_DENOMINATOR = 1000  # 7/12, 5/8, 333/1000: a fraction a person writes
@@ -48,10 +51,10 @@ def asked_kind(question: str) -> Kind:
     text = question[:_QUESTION_CHARS]
     if choices_in(text):
         return Kind.CHOICE
-    if _FRACTION.search(text):
-        return Kind.FRACTION
-    if PERCENT_ASKED.search(text):
+    if PERCENT_ASKED.search(text):  # "what share …, in percent?": the percentage is the form asked
         return Kind.PERCENT
+    if _FRACTION.search(text) and not _DECIMAL_ASKED.search(text):
+        return Kind.FRACTION
     return Kind.ANY
 
 

@@ -35,6 +35,8 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _DATE_PARTS = {"month", "day", "year"}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DECADE = re.compile(r"\b(\d{3})0s\b")
+_YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|2[01]\d\d)(?![\d.])")
+_SPAN = re.compile(r"(?i)\b(since|after|before|until|till|from|between|through|by)\s+(the\s+)?(year\s+)?\d")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ANY_MONTH = re.compile(r"(?i)\b(quarter|q[1-4]|season|half)")
 
@@ -97,6 +99,105 @@ def recolumned(program: str, question: str, columns: Iterable[str]) -> Refiltere
     return Refiltered(with_comments(program, tree), (f"read the column {wanted[0]!r}, not {read[0]!r}",))
 
 
+def rowpicked(program: str, question: str, values: Mapping[str, frozenset[str]]) -> Refiltered | None:
+    """`program` reading the row the question names where it read one row by its position
+    ("Japan's rate" asked, `tables["fertility"][0]` written: the first row, whoever it is), when
+    the question names exactly one value of text columns the program never reads and every row
+    it picks by position is the same one; else None. That row becomes `next(r for r in table if
+    r[column] == value)`: the value is one of the column's own, so the row exists."""
+    texts = _texts(program)
+    asked = question.casefold()
+    named = [
+        (column, name)
+        for column, names in values.items()
+        if column.casefold() not in texts and not any(n.casefold() in texts for n in names)
+        for name in names
+        if len(name) > 2 and _mentioned_as_word(name.casefold(), asked)
+    ]
+    if len(named) != 1 or not program_nodes(program):
+        return None
+    tree = ast.parse(program)
+    picked = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Subscript) and _table_name(node.value, tree) and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, int) and not isinstance(node.slice.value, bool)
+    ]  # fmt: skip
+    if not picked or len({ast.dump(node) for node in picked}) != 1:
+        return None
+    (column, name), table, position = named[0], ast.unparse(picked[0].value), _code(picked[0])
+    for node in picked:
+        found = f"next(r for r in {table} if r[{column!r}] == {name!r})"
+        _become(node, ast.parse(found, mode="eval").body)
+    return Refiltered(
+        with_comments(program, ast.fix_missing_locations(tree)),
+        (f"the row whose {_brief(column)} is {_brief(name)}, not {position}",),
+    )
+
+
+def _table_name(node: ast.expr, tree: ast.AST, seen: frozenset[str] = frozenset()) -> str | None:
+    """The table `node` is: `tables["x"]`, or a name the program binds to it (`t = tables["x"]`)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "tables":
+        return node.slice.value if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) else None
+    if not isinstance(node, ast.Name) or node.id in seen:
+        return None
+    bound = [
+        a.value for a in ast.walk(tree)
+        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == node.id
+    ]  # fmt: skip
+    return _table_name(bound[0], tree, seen | {node.id}) if len(bound) == 1 else None
+
+
+def asked_year(question: str) -> int | None:
+    """The one year the question keeps to ("spent in 2024", "which month of 2024", "2017's"), when
+    it names one year and no span ("since 2020", "from 2001 to 2005", "the 1990s"); else None."""
+    years = set(_YEAR.findall(question))
+    if len(years) != 1 or _SPAN.search(question) or _DECADE.search(question.casefold()):
+        return None
+    year = years.pop()
+    return int(year) if re.search(rf"(?i)\b(in|of|during|for)\s+{year}\b|\b{year}'s\b", question) else None
+
+
+def unread_year(program: str, question: str) -> int | None:
+    """The year the question keeps to (`asked_year`) when the program never reads it; else None."""
+    year = asked_year(question)
+    if year is None:
+        return None
+    constants = [node.value for node in program_nodes(program) if isinstance(node, ast.Constant)]
+    read = any(value == year or (isinstance(value, str) and str(year) in value) for value in constants)
+    return None if read else year
+
+
+def yeared(program: str, question: str, dated: Mapping[str, tuple[str, bool]]) -> Refiltered | None:
+    """`program` keeping to the year the question asks about (`unread_year`): each comprehension or
+    `for` loop over a table gets that year's condition on the table's one date column (`dated`:
+    table name -> (column, whether it holds dates, not year numbers)); else None."""
+    year = unread_year(program, question)
+    if year is None or not program_nodes(program):
+        return None
+    tree = ast.parse(program)
+    changed = False
+    for node in ast.walk(tree):
+        loops = node.generators if isinstance(node, _COMPREHENSIONS) else [node] if isinstance(node, ast.For) else []
+        for loop in loops:
+            name = _table_name(loop.iter, tree)
+            if name is None or name not in dated or not isinstance(loop.target, ast.Name):
+                continue
+            column, is_date = dated[name]
+            kept = f"{loop.target.id}[{column!r}]{'.year' if is_date else ''} == {year}"
+            condition = ast.parse(kept, mode="eval").body
+            if isinstance(loop, ast.comprehension):
+                loop.ifs.append(condition)
+            else:
+                loop.body = [ast.If(condition, loop.body, [])]
+            changed = True
+    if not changed:
+        return None
+    mended = with_comments(program, ast.fix_missing_locations(tree))
+    return Refiltered(mended, (f"only the rows of {year} kept, as the question asks",))
+
+
 def _texts(program: str) -> set[str]:
     """The program's text constants, folded: what it reads by name."""
     return {
@@ -120,7 +221,8 @@ def refiltered(
     of the same column the question names ("utilities" → "rent"), else its condition goes; a
     year or month it does not give goes; `r["c"] == r["c"]` inside a comprehension over the rows
     nested in another over the same rows (the small model's group-by) compares the inner row with
-    the outer. Only conditions joined by `and` in a comprehension are changed. `values`: each
+    the outer. Only conditions joined by `and` in a comprehension, or in an `if` without `else` in
+    a loop, are changed. `values`: each
     text column's values (`DataSet.text_values`)."""
     if not program_nodes(program):
         return None
@@ -210,7 +312,19 @@ class _Fixer(ast.NodeTransformer):
         node = super().generic_visit(node)
         if isinstance(node, ast.comprehension):
             node.ifs = [kept for condition in node.ifs if (kept := self._kept(condition)) is not None]
+        if isinstance(node, ast.For):
+            node.body = [kept for statement in node.body for kept in self._unwrapped(statement)]
         return node
+
+    def _unwrapped(self, statement: ast.stmt) -> list[ast.stmt]:
+        """A loop's `if` (with no `else`) without its unasked comparisons; with none left, its body."""
+        if not isinstance(statement, ast.If) or statement.orelse:
+            return [statement]
+        kept = self._kept(statement.test)
+        if kept is None:
+            return statement.body
+        statement.test = kept
+        return [statement]
 
     def _kept(self, condition: ast.expr) -> ast.expr | None:
         """A comprehension's condition without its unasked comparisons (None: nothing left)."""
@@ -225,7 +339,7 @@ class _Fixer(ast.NodeTransformer):
                 self.changes.append(f"{_brief(side.value)} read as the date {when!r} (line {condition.lineno})")
                 _become(side, ast.parse(repr(when), mode="eval").body)
                 continue
-            named = self._named(condition, side)
+            named = self._named(condition, side) or self._dated(condition, side)
             if len(named) > 1:  # "food or rent": which one it meant is the model's to say
                 self.stuck = True
             if len(named) != 1:
@@ -235,6 +349,20 @@ class _Fixer(ast.NodeTransformer):
             self.changes.append(f"{said}, named in the question (line {condition.lineno})")
             side.value = named[0]
         return condition
+
+    def _dated(self, condition: ast.Compare, side: ast.Constant) -> list[int]:
+        """The one year, or month by its name, that the question gives in place of another
+        ("food in 2024" over a program filtering on 2023); more or none: an empty list."""
+        if not isinstance(side.value, int) or isinstance(side.value, bool):
+            return []
+        parts = {other.attr for other in (condition.left, *condition.comparators) if isinstance(other, ast.Attribute)}
+        if "month" in parts:
+            months = [n for n, month in enumerate(_MONTHS, start=1) if re.search(rf"\b{month}", self.asked.text)]
+            return months if len(months) == 1 else []
+        if "year" in parts or 1800 <= side.value < 2200:
+            years = {int(n) for n in self.asked.numbers if n.is_integer() and 1800 <= n < 2200}
+            return list(years) if len(years) == 1 else []
+        return []
 
     def _named(self, condition: ast.Compare, side: ast.Constant) -> list[str]:
         """The values of the compared column that the question names."""

@@ -60,15 +60,60 @@ def test_a_column_by_its_name_as_models_write_it_and_math_and_datetime_without_i
     assert sandbox.run("ans = tables['expenses'][0].get('Year', 0)", data=DATA).values["ans"].json == 0
 
 
-def test_a_pandas_style_row_filter_fails_with_a_clear_message_instead_of_giving_the_first_row(
-    sandbox: Sandbox,
+PANDAS_DATA = {
+    "expenses": {
+        "columns": ["date", "category", "amount", "units"],
+        "types": ["date", "text", "float", "int"],
+        "rows": [
+            ["2024-01-03", "food", 12.5, 2],
+            ["2024-02-10", "rent", 700.0, 1],
+            ["2024-02-11", "food", 7.25, None],
+            ["2024-03-01", "food", None, 4],
+        ],
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        # a mask picks rows (it was `t[False]`, the first row, silently)
+        ("t[t['category'] == 'food']['amount'].sum()", 19.75),
+        ("len(t[(t['category'] == 'food') & (t['date'].dt.month == 2)])", 1),
+        ("len(t[(t['amount'] > 100) | ~(t['category'] == 'food')])", 1),
+        # missing values are left out, as pandas leaves out NaN
+        ("round(t['amount'].mean(), 4)", 239.9167),
+        ("t['amount'].count()", 3),
+        ("(t['amount'].max(), t['amount'].min(), t['units'].median())", [700.0, 7.25, 2]),
+        ("(t['amount'] * t['units']).sum()", 725.0),
+        ("t['category'].nunique()", 2),
+        ("t['category'].unique()", ["food", "rent"]),
+        ("t[t['amount'] > 1000]['amount'].mean() != t[t['amount'] > 1000]['amount'].mean()", True),  # NaN
+        ("[r['amount'] for r in t[1:3]]", [700.0, 7.25]),
+        ("sum(t['units'].tolist()[:2])", 3),
+    ],
+)
+def test_the_pandas_habits_the_model_writes_work_with_pandas_meaning(
+    sandbox: Sandbox, code: str, expected: object
 ) -> None:
-    # tuple == "food" is False, and table[False] was table[0]: a silently wrong answer
-    code = "t = tables['expenses']\nans = t[t['category'] == 'food']['amount']"
-    result = sandbox.run(code, data=DATA)
+    result = sandbox.run(f"t = tables['expenses']\nans = {code}", data=PANDAS_DATA, capture=("ans",))
+    assert result.ok, result.error
+    assert result.values["ans"].json == expected
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("t[t['amount'].tolist()]", "not a pandas DataFrame: pick rows with [r for r in table if"),
+        ("t[t['units'] == 1][t['units'] == 1]", "a mask of 4 values for a table of 1 rows"),
+        ("t['amount'] + (1, 2)", "columns of 4 and 2 values cannot be paired"),
+        ("t.groupby('category')", "AttributeError"),
+    ],
+)
+def test_pandas_habits_beyond_these_fail_with_a_clear_message(sandbox: Sandbox, code: str, said: str) -> None:
+    result = sandbox.run(f"t = tables['expenses']\nans = {code}", data=PANDAS_DATA)
     assert result.status is Status.ERROR
-    assert "not a pandas DataFrame: pick rows with [r for r in table if" in (result.error or "")
-    assert sandbox.run("ans = tables['expenses'][-1]['amount']", data=DATA).values["ans"].json == 7.25
+    assert said in (result.error or "")
 
 
 def test_each_run_sees_the_data_it_was_given(sandbox: Sandbox) -> None:

@@ -207,6 +207,16 @@ def test_a_wide_table_shows_fewer_sample_rows(tmp_path: Path) -> None:
     assert "The first 3 rows:" in describe(open_data(_write(tmp_path / "narrow.csv", "a,b\n1,2\n3,4\n5,6\n")))
 
 
+def test_a_table_with_a_column_per_year_says_so(tmp_path: Path) -> None:
+    # World Bank style: the model looked for a "Year" column that is not there
+    wide = describe(open_data(_write(tmp_path / "rates.csv", "country,1990,2000,2010\nJapan,1.5,1.4,1.4\n")))
+    assert 'Each year is a column of its own: a row\'s value for 2010 is r["2010"]; there is no year column.' in wide
+    long = describe(open_data(_write(tmp_path / "long.csv", "country,year,1990,2000,2010\nJapan,2000,1,2,3\n")))
+    assert "a column of its own" not in long  # a year column is there
+    two = describe(open_data(_write(tmp_path / "two.csv", "country,1990,2000,code\nJapan,1.5,1.4,7\n")))
+    assert "a column of its own" not in two
+
+
 def test_real_exports_lines_above_the_header_and_spreadsheet_dates(tmp_path: Path) -> None:
     """As matplotlib's sample Stocks.csv and msft.csv keep them: a comment above the column names,
     gaps as empty cells, dates as 19-Sep-03."""

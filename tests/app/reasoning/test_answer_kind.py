@@ -22,6 +22,9 @@ from .test_methods import pal, pot
         ("What percentage of the apples are red?", Kind.PERCENT),
         ("Wie viel Prozent sind rot?", Kind.PERCENT),
         ("How fast? Answer Choices: (A) 60 (B) 75", Kind.CHOICE),
+        # seen on the data benchmark: "1303/50" for a share asked in percent, to 2 decimal places
+        ("What share of total revenue came from the west region, in percent? Round to 2 decimal places.", Kind.PERCENT),
+        ("What share of the pizza is left? Round to 2 decimal places.", Kind.ANY),
         ("How many apples are left?", Kind.ANY),
         ("What part-time job pays more per hour, $12 or $15?", Kind.ANY),
     ],

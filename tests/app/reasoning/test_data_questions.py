@@ -60,10 +60,10 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
     assert solution.answer == f"{march:g}" and len(model.calls) == 1  # mended without the model
     assert solution.program is not None and "'rent'" not in solution.program and len(solution.programs) == 2
     assert "mended: r['category'] == 'rent' left out (line 3)." in solution.notes[-1]
-    # where it cannot be mended (an `if` statement), the model writes it again, told what
+    # where it cannot be mended (an `if` with an `else`), the model writes it again, told what
     in_a_loop = (
         "```python\ns = 0\nfor r in tables['expenses']:\n    if r['category'] == 'rent' and r['date'].month == 3:\n"
-        "        s += r['amount']\nprint(s)\n```"
+        "        s += r['amount']\n    else:\n        continue\nprint(s)\n```"
     )
     fixed = "```python\nprint(sum(r['amount'] for r in tables['expenses'] if r['date'].month == 3))\n```"
     solution, model = _ask("How much was spent in March?", [in_a_loop, fixed], sandbox, expenses)
@@ -75,7 +75,11 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
     rent_march = sum(n % 40 + 0.5 for n in range(300) if n % 12 == 2 and n % 3 == 1)
     for second in ("```python\nprint(tables['nope'])\n```", in_a_loop):
         kept, model = _ask("How much was spent in March?", [in_a_loop, second], sandbox, expenses)
-        assert kept.answer == f"{rent_march:g}" and not kept.notes
+        assert kept.answer == f"{rent_march:g}"
+        assert kept.notes == (
+            "The program compared with 'rent' (line 3), which the question does not ask about, "
+            "and a second try did no better: check this answer.",
+        )
     # nothing unasked: one call
     model = ScriptedModel([PROGRAM])
     assert solve_pal("How much was spent on food?", model, sandbox, data=open_data(expenses)).answer
@@ -83,11 +87,11 @@ def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again
 
 
 def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox: Sandbox, expenses: Path) -> None:
-    # the small model's pandas habit over row dicts: the table says how rows are picked
-    failing = "```python\nt = tables['expenses']\nprint(t[t['category'] == 'food']['amount'])\n```"
+    # a pandas habit the tables do not take: the error is the model's to read
+    failing = "```python\nt = tables['expenses']\nprint(t.groupby('category')['amount'].sum()['food'])\n```"
     solution, model = _ask("How much was spent on food?", [failing, PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}" and solution.repair_used
-    assert "failed when it ran." in model.calls[1] and "pick rows with [r for r in table if" in model.calls[1]
+    assert "failed when it ran." in model.calls[1] and "no attribute 'groupby'" in model.calls[1]
     assert 'tables["expenses"]: 300 rows' in model.calls[1]
     assert "The first program failed; it was written again." in solution.notes
     # a misspelled name is put right without the model
@@ -101,7 +105,7 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
     assert "The program misspelled `food` as `Food`; mended." in spelled.notes
     # a model error on the second look (a prompt beyond its context) leaves the first failure as it was
     beyond, model = _ask("How much was spent on food?", [failing], sandbox, expenses)
-    assert beyond.status.value == "execution_failed" and "not a pandas DataFrame" in (beyond.error or "")
+    assert beyond.status.value == "execution_failed" and "no attribute 'groupby'" in (beyond.error or "")
     # a rewrite that runs but never reads what the question names is not taken in place of a failure
     everything = "```python\nprint(sum(r['amount'] for r in tables['expenses']))\n```"
     doubted, model = _ask("How much was spent on food?", [failing, everything], sandbox, expenses)
@@ -109,19 +113,53 @@ def test_a_program_over_data_that_fails_is_written_again_told_the_error(sandbox:
     # failing twice: the first failure is what is shown
     failed, model = _ask("How much was spent on food?", [failing, failing], sandbox, expenses)
     assert failed.answer is None and failed.status.value == "execution_failed"
-    assert len(failed.programs) == 1 and "not a pandas DataFrame" in (failed.error or "")
+    assert len(failed.programs) == 1 and "no attribute 'groupby'" in (failed.error or "")
 
 
-def test_a_program_that_never_reads_what_the_question_names_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
-    # as over the fertility file: "Japan" asked, the first row read
-    first_row = "```python\nprint(tables['expenses'][0]['amount'])\n```"
-    solution, model = _ask("How much was spent on food?", [first_row, PROGRAM], sandbox, expenses)
+def test_a_program_that_never_reads_what_the_question_names_is_mended_or_written_again(
+    sandbox: Sandbox, expenses: Path
+) -> None:
+    # as over the fertility file: "Japan" asked, the first row read; the row named is read instead
+    first_row = "```python\n# the travel expense\nprint(tables['expenses'][0]['amount'])\n```"
+    picked, model = _ask("How much was the travel expense on March 3?", [first_row], sandbox, expenses)
+    assert picked.answer == "2.5" and len(model.calls) == 1  # row 2: 2024-03-03, travel, 2.5 (row 0 is food)
+    assert picked.program == (
+        "# the travel expense\nprint(next((r for r in tables['expenses'] if r['category'] == 'travel'))['amount'])"
+    )
+    assert "mended: the row whose 'category' is 'travel', not tables['expenses'][0]." in picked.notes[-1]
+    # not a row by its position: the model writes it again, told what
+    every_row = "```python\nprint(sum(r['amount'] for r in tables['expenses']))\n```"
+    solution, model = _ask("How much was spent on food?", [every_row, PROGRAM], sandbox, expenses)
     assert solution.answer == f"{FOOD_TOTAL:g}" and len(model.calls) == 2
     assert "It never reads 'food' (a value of the column 'category'), which the question names." in model.calls[1]
     assert "The first program never read 'food' (a value of the column 'category')" in solution.notes[-1]
-    # the same again: the first answer stands, no note
-    kept, model = _ask("How much was spent on food?", [first_row, first_row], sandbox, expenses)
-    assert kept.answer == "0.5" and not kept.notes
+    # the same again: the first answer stands, and says it is doubtful
+    kept, model = _ask("How much was spent on food?", [every_row, every_row], sandbox, expenses)
+    assert kept.answer == f"{sum(n % 40 + 0.5 for n in range(300)):g}"
+    assert kept.notes[-1].endswith("which the question names, and a second try did no better: check this answer.")
+
+
+def test_a_program_that_never_keeps_to_the_year_asked_is_mended(
+    sandbox: Sandbox, tmp_path: Path, expenses: Path
+) -> None:
+    # seen on the data benchmark: "spent on food in 2024" summed over both years
+    rows = [f"{2023 + n % 2}-{1 + n % 12:02d}-01,{('food', 'rent')[n % 3 % 2]},{n}" for n in range(60)]
+    path = tmp_path / "two_years.csv"
+    path.write_text("date,category,amount\n" + "\n".join(rows) + "\n")
+    every_year = "```python\nprint(sum(r['amount'] for r in tables['two_years'] if r['category'] == 'food'))\n```"
+    model = ScriptedModel([every_year])
+    solution = solve_pal("How much was spent on food in 2024?", model, sandbox, data=open_data(path))
+    food_2024 = sum(n for n in range(60) if n % 2 == 1 and n % 3 % 2 == 0)
+    assert solution.answer == str(food_2024) and len(model.calls) == 1
+    assert "mended: only the rows of 2024 kept, as the question asks." in solution.notes[-1]
+    # with a filter it never asked for: that goes, and the year comes in
+    march = "```python\nprint(sum(r['amount'] for r in tables['two_years'] if r['date'].month == 3))\n```"
+    solution = solve_pal("How much was spent in 2024?", ScriptedModel([march]), sandbox, data=open_data(path))
+    assert solution.answer == str(sum(n for n in range(60) if n % 2 == 1))
+    assert "r['date'].month == 3 left out (line 1); only the rows of 2024 kept" in solution.notes[-1]
+    # a file of 2024 alone: nothing to keep to, nothing said
+    model = ScriptedModel([PROGRAM])
+    assert solve_pal("How much was spent on food in 2024?", model, sandbox, data=open_data(expenses)).notes == ()
 
 
 def test_a_program_that_printed_none_is_written_again(sandbox: Sandbox, expenses: Path) -> None:

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.unasked import recolumned, refiltered, renamed, unasked_filters, unused_mentions
+from app.reasoning.unasked import (
+    asked_year,
+    recolumned,
+    refiltered,
+    renamed,
+    rowpicked,
+    unasked_filters,
+    unread_year,
+    unused_mentions,
+    yeared,
+)
 
 
 @pytest.mark.parametrize(
@@ -84,6 +94,18 @@ VALUES = {"category": frozenset({"food", "rent", "utilities"}), "payment": froze
             "n = len([r for r in t if r['payment'] == 'cash'])",
             "'card' read as 'cash', named in the question (line 1)",
         ),
+        (  # a year the question does not give becomes the one it gives
+            "How much was spent on food in 2024 in total?",
+            "print(sum(r['amount'] for r in t if r['category'] == 'food' and r['date'].year == 2023))",
+            "print(sum((r['amount'] for r in t if r['category'] == 'food' and r['date'].year == 2024)))",
+            "2023 read as 2024, named in the question (line 1)",
+        ),
+        (  # and a month, given by its name
+            "How many orders were there in July 2024?",
+            "n = len([r for r in t if r['day'].year == 2024 and r['day'].month == 3])",
+            "n = len([r for r in t if r['day'].year == 2024 and r['day'].month == 7])",
+            "3 read as 7, named in the question (line 1)",
+        ),
         (  # the example's month and year, copied, go
             "What was the highest price AAPL reached?",
             "p = max((r['price'] for r in t if r['symbol'] == 'AAPL' and r['date'].month == 3))",
@@ -95,6 +117,20 @@ VALUES = {"category": frozenset({"food", "rent", "utilities"}), "payment": froze
             "n = len([r for r in t if r['when'] == '1992-04-30'])",
             "n = len([r for r in t if r['when'] == datetime.date(1992, 4, 30)])",
             "'1992-04-30' read as the date datetime.date(1992, 4, 30) (line 1)",
+        ),
+        (  # a loop's `if`, as the model writes a group-by: the made-up filters go, the asked stay
+            "Which month of 2024 had the highest total spending?",
+            "totals = {}\nfor r in t:\n    if r['payment'] == 'card' and r['date'].year == 2024:\n"
+            "        totals[r['date'].month] = totals.get(r['date'].month, 0) + r['amount']",
+            "totals = {}\nfor r in t:\n    if r['date'].year == 2024:\n"
+            "        totals[r['date'].month] = totals.get(r['date'].month, 0) + r['amount']",
+            "r['payment'] == 'card' left out (line 3)",
+        ),
+        (  # and with nothing asked left in it, the `if` goes
+            "How much was spent in total?",
+            "s = 0\nfor r in t:\n    if r['category'] == 'utilities':\n        s += r['amount']",
+            "s = 0\nfor r in t:\n    s += r['amount']",
+            "r['category'] == 'utilities' left out (line 3)",
         ),
         (  # the group-by whose inner loop reused the outer row's name
             "Which category has the highest total?",
@@ -113,8 +149,9 @@ def test_unasked_filters_are_mended_without_the_model(question: str, program: st
 
 def test_what_cannot_be_mended_safely_is_left_to_the_model() -> None:
     question = "What was the total amount spent in March 2023?"
-    # an `if` statement, not a comprehension's conditions: not changed
-    loop = "s = 0\nfor r in t:\n    if r['category'] == 'utilities':\n        s += r['amount']"
+    # an `if` with an `else`: leaving its condition out changes what the `else` does
+    loop = "s = 0\nfor r in t:\n    if r['category'] == 'utilities':\n        s += r['amount']\n"
+    loop += "    else:\n        s = 0"
     assert refiltered(loop, question, frozenset(), VALUES) is None
     assert refiltered("s = sum(r['a'] for r in t)", question, frozenset(), VALUES) is None  # nothing to mend
     made_up = "n = [r for r in t if r['category'] == 'utilities']"  # the question names two: which?
@@ -182,6 +219,68 @@ def test_the_year_column_the_question_names_is_read_instead_of_another() -> None
     assert fixed.program == "# above 5\nn = len([r for r in t if r['2010'] is not None and r['2010'] > 5])"
     assert recolumned(program, "Above 5 in 1990?", YEARS) is None  # it reads the year asked
     assert recolumned(program, "Above 5 in 2000 or 2010?", YEARS) is None  # which of the two?
+
+
+def test_the_row_the_question_names_is_read_instead_of_one_picked_by_its_position() -> None:
+    asked = "What was Japan's fertility rate in 2000?"
+    program = "# Japan in 2000\nt = tables['f']\nrate = t[0]['2000'] if t[0]['2000'] is not None else 0\nprint(rate)"
+    fixed = rowpicked(program, asked, COUNTRIES)
+    assert fixed is not None and fixed.changes == ("the row whose 'Country Name' is 'Japan', not t[0]",)
+    row = "next((r for r in t if r['Country Name'] == 'Japan'))"
+    assert fixed.program.splitlines()[2] == f"rate = {row}['2000'] if {row}['2000'] is not None else 0"
+    assert rowpicked("x = tables['f'][0]['2000']", "What was Chad's or Niger's rate?", COUNTRIES) is None  # which?
+    assert rowpicked("x = tables['f'][0]['2000'] + tables['f'][1]['2000']", asked, COUNTRIES) is None  # two rows
+    assert rowpicked("x = rows[0]['2000']", asked, COUNTRIES) is None  # not a table it knows
+    assert rowpicked("t = t\nx = t[0]['2000']", asked, COUNTRIES) is None  # a name bound to itself
+    # the column is read already: which row it chose is not this check's to judge
+    assert rowpicked("x = [r for r in tables['f'] if r['Country Name'] == 'Chad'][0]", asked, COUNTRIES) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "year"),
+    [
+        ("How much was spent on food in 2024 in total?", 2024),
+        ("Which month of 2024 had the highest total spending?", 2024),
+        ("What percentage of 2017's electricity came from renewables?", 2017),
+        ("How much was spent since 2020?", None),  # a span, not one year
+        ("What was the average from 1970 to 1979?", None),
+        ("How many in the 1990s?", None),
+        ("Did 2023 or 2024 have more?", None),  # two years
+        ("How many orders had 2024 units?", None),  # a number, not a year kept to
+        ("What is 2024.5 times 2?", None),
+    ],
+)
+def test_the_year_a_question_keeps_to(question: str, year: int | None) -> None:
+    assert asked_year(question) == year
+
+
+def test_a_program_that_never_keeps_to_the_year_asked_is_given_its_condition() -> None:
+    asked = "Which month of 2024 had the highest total spending?"
+    dated = {"expenses": ("date", True), "targets": ("year", False)}
+    loop = (
+        "# each month's total\ntotals = {}\nfor r in tables['expenses']:\n"
+        "    totals[r['date'].month] = totals.get(r['date'].month, 0) + r['amount']\nprint(max(totals, key=totals.get))"
+    )
+    fixed = yeared(loop, asked, dated)
+    assert fixed is not None and fixed.changes == ("only the rows of 2024 kept, as the question asks",)
+    assert fixed.program.splitlines()[:4] == [
+        "# each month's total",
+        "totals = {}",
+        "for r in tables['expenses']:",
+        "    if r['date'].year == 2024:",
+    ]
+    t = "t = tables['targets']\nprint(sum(x['units'] for x in t) / len([x for x in t]))"
+    fixed = yeared(t, "What was the average target in 2024?", dated)
+    assert fixed is not None and fixed.program == (
+        "t = tables['targets']\n"
+        "print(sum((x['units'] for x in t if x['year'] == 2024)) / len([x for x in t if x['year'] == 2024]))"
+    )
+    assert unread_year(fixed.program, "What was the average target in 2024?") is None
+    # it reads the year already (as a number or in a text), or loops over no table it knows
+    assert yeared("n = [r for r in tables['expenses'] if r['date'].year == 2024]", asked, dated) is None
+    assert yeared("n = [r for r in tables['expenses'] if str(r['date']).startswith('2024')]", asked, dated) is None
+    assert yeared("n = [r for r in rows]", asked, dated) is None
+    assert yeared("n = [r for r in tables['other']]", asked, dated) is None
 
 
 def test_what_is_said_of_a_program_is_short_however_long_its_text() -> None:
