@@ -44,6 +44,11 @@ class _Row(dict[str, Any]):
         raise KeyError(f"no column {key!r}; the columns are {names[:600]}")
 
 
+def _each_with(op: Callable[[Any, Any], Any], missing: Any) -> Callable[[Column, Any], Column]:
+    """A `Column` operator: `op` value by value (`Column._each`)."""
+    return lambda column, other: column._each(other, op, missing)
+
+
 class Column(tuple[Any, ...]):
     """A column's values in row order, with the pandas habits the model reaches for (module doc)."""
 
@@ -61,47 +66,22 @@ class Column(tuple[Any, ...]):
             pairs = ((value, other) for value in self)
         return Column(missing if a is None or b is None else op(a, b) for a, b in pairs)
 
-    def __eq__(self, other: object) -> Column:  # type: ignore[override]
-        return self._each(other, operator.eq, False)
-
-    def __ne__(self, other: object) -> Column:  # type: ignore[override]
-        return self._each(other, operator.ne, True)
-
-    def __lt__(self, other: Any) -> Column:  # type: ignore[override]
-        return self._each(other, operator.lt, False)
-
-    def __le__(self, other: Any) -> Column:  # type: ignore[override]
-        return self._each(other, operator.le, False)
-
-    def __gt__(self, other: Any) -> Column:  # type: ignore[override]
-        return self._each(other, operator.gt, False)
-
-    def __ge__(self, other: Any) -> Column:  # type: ignore[override]
-        return self._each(other, operator.ge, False)
-
-    def __and__(self, other: Any) -> Column:
-        return self._each(other, lambda a, b: bool(a) and bool(b), False)
-
-    def __or__(self, other: Any) -> Column:
-        return self._each(other, lambda a, b: bool(a) or bool(b), False)
+    # value by value, as pandas: a comparison with a missing value is False (NaN's), != True
+    __eq__ = _each_with(operator.eq, False)  # type: ignore[assignment]
+    __ne__ = _each_with(operator.ne, True)  # type: ignore[assignment]
+    __lt__ = _each_with(operator.lt, False)  # type: ignore[assignment]
+    __le__ = _each_with(operator.le, False)  # type: ignore[assignment]
+    __gt__ = _each_with(operator.gt, False)  # type: ignore[assignment]
+    __ge__ = _each_with(operator.ge, False)  # type: ignore[assignment]
+    __and__ = _each_with(lambda a, b: bool(a) and bool(b), False)
+    __or__ = _each_with(lambda a, b: bool(a) or bool(b), False)
+    __add__ = __radd__ = _each_with(operator.add, None)
+    __mul__ = __rmul__ = _each_with(operator.mul, None)
+    __sub__ = _each_with(operator.sub, None)
+    __truediv__ = _each_with(lambda a, b: a / b if b else None, None)
 
     def __invert__(self) -> Column:
         return Column(not value for value in self)
-
-    def __add__(self, other: Any) -> Column:
-        return self._each(other, operator.add, None)
-
-    def __sub__(self, other: Any) -> Column:
-        return self._each(other, operator.sub, None)
-
-    def __mul__(self, other: Any) -> Column:
-        return self._each(other, operator.mul, None)
-
-    def __truediv__(self, other: Any) -> Column:
-        return self._each(other, lambda a, b: a / b if b else None, None)
-
-    __radd__ = __add__
-    __rmul__ = __mul__
 
     def _values(self) -> list[Any]:
         return [value for value in self if value is not None]

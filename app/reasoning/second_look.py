@@ -22,6 +22,7 @@ from app.reasoning.session import PROGRAM_TOKENS, Decoding, SolveSession, Stop
 from app.reasoning.solution import Draft, SolveStatus
 from app.reasoning.unasked import (
     Refiltered,
+    asked_year,
     recolumned,
     refiltered,
     renamed,
@@ -196,7 +197,11 @@ def _reread(look: Look, program: str) -> Refiltered | None:
     mends: tuple[Callable[[str], Refiltered | None], ...] = (
         lambda p: recolumned(p, look.question, _columns(look.data)),
         lambda p: rowpicked(p, look.question, look.data.text_values),
-        lambda p: yeared(p, look.question, _dated(look.data)),
+        lambda p: (
+            None
+            if asked_year(look.question) in look.data.shared_values
+            else yeared(p, look.question, _dated(look.data))
+        ),
     )
     mended, changes = program, tuple[str, ...]()
     for mend in mends:

@@ -1,6 +1,7 @@
 """What a program over data does that its question did not ask: filters it never asked for
 (`unasked_filters`, mended without the model by `refiltered`), and what the question names that
-the program never reads (`unused_mentions`); `renamed` puts a misspelled name right.
+the program never reads (`unused_mentions`, `unread_year`; mended by `recolumned`, `rowpicked`,
+`yeared`); `renamed` puts a misspelled name right.
 
 The embedded model's commonest wrong answer over a data file is a filter copied from its prompt's
 example or made up: "total spent in March 2023" computed for one category (`== "utilities"`), the

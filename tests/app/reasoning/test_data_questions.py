@@ -160,6 +160,9 @@ def test_a_program_that_never_keeps_to_the_year_asked_is_mended(
     # a file of 2024 alone: nothing to keep to, nothing said
     model = ScriptedModel([PROGRAM])
     assert solve_pal("How much was spent on food in 2024?", model, sandbox, data=open_data(expenses)).notes == ()
+    march = march.replace("two_years", "expenses")
+    mended = solve_pal("How much was spent in 2024?", ScriptedModel([march]), sandbox, data=open_data(expenses))
+    assert mended.notes[-1].endswith("mended: r['date'].month == 3 left out (line 1).")
 
 
 def test_a_program_that_printed_none_is_written_again(sandbox: Sandbox, expenses: Path) -> None:
