@@ -44,7 +44,7 @@ class ProgramPane(QWidget):
         work.run_changed.connect(self._on_run_changed)
         work.forgotten.connect(self.forget_explanation)
         events.subscribe(TokenStreamed, self._on_token)
-        events.subscribe(ProgramExtracted, lambda extracted: self.editor.setPlainText(extracted.program))
+        events.subscribe(ProgramExtracted, self._on_program)
         events.subscribe(RepairProposed, self._on_repair_proposed)
         events.subscribe(LineExplained, lambda explained: self.explained(explained.number, explained.text))
 
@@ -93,6 +93,12 @@ class ProgramPane(QWidget):
             self.repair_view.stream(token.text)
         else:
             self.append(token.text)
+
+    def _on_program(self, extracted: ProgramExtracted) -> None:
+        """A program is complete: the next reply (a second look, a repair) streams on its own, not
+        after this one's closing fence (seen: "``````python" in the editor mid-solve)."""
+        self._stream = ""
+        self.editor.setPlainText(extracted.program)
 
     def _on_repair_proposed(self, proposed: RepairProposed) -> None:
         self._repairing = False

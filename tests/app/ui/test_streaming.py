@@ -28,6 +28,23 @@ def test_fences_never_show_while_the_program_streams(qtbot: QtBot, make_window: 
     assert window.editor.toPlainText() == "x = 5\nprint(x * 2)"
 
 
+def test_a_second_program_streams_on_its_own_without_the_first_ones_fences(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    failing = "```python\nprice = 4\nprint(price / 0)\n```"
+    fixed = "```python\nprice = 4\nprint(price * 2)\n```"
+    window = make_window(ScriptedModel([failing, fixed], chunk_size=3, chunk_delay_s=0.005))
+    window.question_pane.auto_repair.setChecked(True)
+    seen: list[str] = []
+    on_event(window, TokenStreamed, lambda _token: seen.append(window.editor.toPlainText()))
+    window.question.setPlainText("What is twice the price of 4?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert window.editor.toPlainText() == "price = 4\nprint(price * 2)"
+    assert not any("`" in text for text in seen), [text for text in seen if "`" in text][:1]
+    assert any(text.startswith("price = 4\nprint(price * ") for text in seen)  # the second, as it streamed
+
+
 def test_a_repair_streams_beside_the_program_it_repairs(qtbot: QtBot, make_window: WindowMaker) -> None:
     failing = "```python\nprice = 4\nprint(price / 0)\n```"
     fixed = "```python\nprice = 4\nprint(price * 2)\n```"
