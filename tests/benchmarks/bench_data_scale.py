@@ -7,7 +7,8 @@ the cell readers included), handed to the sandbox as JSON, and read by a program
 column; the run is timed against the same program over a 100-row table, so the difference is what
 the rows cost (the JSON hand-over, building the row dicts, the loop). Median of 3 each.
 "built MB": what building the row dicts adds to a process's resident memory, measured here.
-(docs/experiments/pandas-frames.patch adds `--frames`: the tables as pandas DataFrames.)
+(docs/experiments/pandas-frames.patch, which no longer applies as it is, added `--frames`: the tables
+as pandas DataFrames.)
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_a_second_look_that_fails_leaves_the_first_programs_output_on_screen(
 ) -> None:
     # seen in the window: the Output tab showed the error of the second look's program (the
     # prompt's example, rewritten) beside the first program and its failure
-    pandas_style = "```python\nt = tables['sales']\nprint(t[t['region'] == 'north']['units'].sum())\n```"
+    pandas_style = "```python\nt = tables['sales']\nprint(t.groupby('region')['units'].sum()['north'])\n```"
     example = "```python\nprint(sum(r['units'] for r in tables['orders']))\n```"
     window = make_window(ScriptedModel([pandas_style, example]))
     _open(qtbot, window, sales)
@@ -113,8 +113,8 @@ def test_a_second_look_that_fails_leaves_the_first_programs_output_on_screen(
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     shown = window.output_pane.output.toPlainText()
-    assert "not a pandas DataFrame" in shown and "KeyError: 'orders'" not in shown
-    assert "t[t['region'] == 'north']" in window.editor.toPlainText()
+    assert "no attribute 'groupby'" in shown and "KeyError: 'orders'" not in shown
+    assert "t.groupby('region')" in window.editor.toPlainText()
 
 
 def test_opening_data_under_a_method_without_programs_picks_programs(
