@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import operator
-import statistics
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -91,11 +91,14 @@ class Column(tuple[Any, ...]):
 
     def mean(self) -> Any:
         values = self._values()
-        return statistics.fmean(values) if values else float("nan")
+        return math.fsum(values) / len(values) if values else float("nan")
 
     def median(self) -> Any:
         values = self._values()
-        return statistics.median(values) if values else float("nan")
+        if not values:
+            return float("nan")
+        ordered, middle = sorted(values), len(values) // 2
+        return ordered[middle] if len(values) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
     def max(self) -> Any:
         values = self._values()
