@@ -198,17 +198,17 @@ class _Writer:
         return [WorkingStep(node.lineno, self.comment(node) or "The answer:", shown, value)]
 
     def loop(self, node: ast.For | ast.While) -> WorkingStep:
-        header = self.lines[node.lineno - 1].strip().rstrip(":") if node.lineno <= len(self.lines) else "loop"
         inside = [s for s in self.steps(node.body) if s.latex]
         changed = [_assigned_name(s) for s in ast.walk(node) if isinstance(s, ast.Assign | ast.AugAssign)]
         finals = [(n, self.with_unit(n, self.values[n])) for n in dict.fromkeys(changed) if n and self.values.get(n)]
         results = ", ".join(f"{_readable(n)} = {_latex_value(v)}" for n, v in finals)
         each = "; ".join(" = ".join(s.latex.split(" = ")[:2]) for s in inside[:3])
-        latex = r"\mathrm{" + _escape(header).replace(" ", r"\ ") + r"}:\ " + each
+        latex = _loop_words(node) + r":\ " + each
         if results:
             latex += r"\ \rightarrow\ " + results
         plain = ", ".join(f"{_readable(n, plain=True)} = {v}" for n, v in finals)
-        return WorkingStep(node.lineno, self.comment(node) or "Repeated for each item:", latex, plain)
+        gloss = "Repeated until it holds:" if isinstance(node, ast.While) else "Repeated for each item:"
+        return WorkingStep(node.lineno, self.comment(node) or gloss, latex, plain)
 
     def branch(self, node: ast.If) -> list[WorkingStep]:
         condition = _latex(node.test, readable=True)
@@ -380,6 +380,39 @@ def _call_or_compare(n: ast.expr, walk: Callable[[ast.expr], str]) -> str:
     if isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _COMPARE:
         return f"{walk(n.left)} {_COMPARE[type(n.ops[0])]} {walk(n.comparators[0])}"
     return _code(n)
+
+
+def _loop_words(node: ast.For | ast.While) -> str:
+    """What a loop goes over, in words and mathematics, never its code: "for each week from 0 to
+    3", "for each price in prices", "while 3x + 7 ≠ 25"."""
+    if isinstance(node, ast.While):  # a search: "until 3x + 7 = 25"
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+            return r"\mathrm{until}\ " + _latex(ast.Compare(test.left, [ast.Eq()], test.comparators), readable=True)
+        return r"\mathrm{while}\ " + _latex(test, readable=True)
+    target, over = node.target, node.iter
+    if isinstance(over, ast.Call) and _called(over) in ("enumerate", "sorted", "reversed", "list") and over.args:
+        if _called(over) == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[1]  # the item, not its number
+        over = over.args[0]  # each row of rows, whether numbered, sorted or not
+    names = [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    each = r"\mathrm{for\ each}\ " + r",\ ".join(_readable(name) for name in names[:3])
+    if isinstance(over, ast.Call) and _called(over) == "range" and 1 <= len(over.args) <= 2 and not over.keywords:
+        start = _latex(over.args[0], readable=True) if len(over.args) == 2 else "0"
+        return each + r"\ \mathrm{from}\ " + start + r"\ \mathrm{to}\ " + _one_less(over.args[-1])
+    if isinstance(over, ast.Name | ast.Attribute | ast.Subscript | ast.List | ast.Tuple):
+        return each + r"\ \mathrm{in}\ " + (_readable(over.id) if isinstance(over, ast.Name) else r"\mathrm{the\ list}")
+    return each
+
+
+def _one_less(stop: ast.expr) -> str:
+    """The last value of range(…, stop): 4 for 5, n for n + 1, n − 1 for n."""
+    if isinstance(stop, ast.Constant) and type(stop.value) is int:
+        return str(stop.value - 1)
+    right = stop.right if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Add) else None
+    if isinstance(stop, ast.BinOp) and isinstance(right, ast.Constant) and right.value == 1:
+        return _latex(stop.left, readable=True)
+    return _paren(stop, _latex(stop, readable=True), ast.Sub(), right_side=True) + " - 1"
 
 
 def _paren(node: ast.expr, text: str, parent: ast.operator | None = None, *, right_side: bool = False) -> str:

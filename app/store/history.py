@@ -64,6 +64,16 @@ OUTCOMES = ("right", "wrong", "revealed")  # of a practice attempt
 
 
 @dataclass(frozen=True)
+class PracticeAttempt:
+    """One try of Try it yourself: how it ended, and the solve it was a try at."""
+
+    created_at: float
+    question: str  # its start (LISTED_CHARS)
+    outcome: str  # one of OUTCOMES
+    solve_id: int | None
+
+
+@dataclass(frozen=True)
 class HistoryEntry:
     id: int
     created_at: float
@@ -163,6 +173,22 @@ class History:
         """How many attempts ended each way, every outcome named (0 when none)."""
         counts = dict(self._db.execute("SELECT outcome, COUNT(*) FROM practice GROUP BY outcome").fetchall())
         return {outcome: int(counts.get(outcome, 0)) for outcome in OUTCOMES}
+
+    def practice_attempts(self, limit: int = 100) -> list[PracticeAttempt]:
+        """The newest attempts first, each with the solve of its question to open again (the
+        newest solve of that question; None once it was deleted)."""
+        rows = self._db.execute(
+            f"SELECT p.created_at, p.question, p.outcome, (SELECT s.id FROM solves s WHERE substr(s.question, 1, "
+            f"{LISTED_CHARS}) = substr(p.question, 1, {LISTED_CHARS}) ORDER BY s.id DESC LIMIT 1) "
+            "FROM practice p ORDER BY p.id DESC LIMIT ?",
+            (limit,),
+        )
+        return [PracticeAttempt(float(row[0]), str(row[1]), str(row[2]), row[3]) for row in rows]
+
+    def newest_id(self) -> int:
+        """The id of the newest solve ever saved (0 for none): grows with every solve, so it tells
+        one session's practice from the last's."""
+        return int(self._db.execute("SELECT COALESCE(MAX(id), 0) FROM solves").fetchone()[0])
 
     def mark_interrupted(self) -> int:
         """Solves left "running" by a process that died (crash, kill -9) become "interrupted"."""

@@ -125,8 +125,10 @@ class SolveController(QObject):
         self.events.subscribe(ProgramExtracted, self._on_program_extracted)
         self.events.subscribe(ExecutionFinished, self._on_execution_finished)
         self.work.attempt.connect(self._on_attempt)
-        self.work.tallied(history.practice_tally())
-        self._variants = 0  # variants asked for: each asks with its own seed, so the numbers differ
+        self.work.tallied(history.practice_tally(), history.practice_attempts())
+        # Each variant asked for has its own seed, so its numbers differ: counted on from the
+        # newest solve saved, so a restarted app does not offer last session's first variant again.
+        self._variants = 0
 
     @property
     def is_busy(self) -> bool:
@@ -344,7 +346,7 @@ class SolveController(QObject):
             self.failed.emit("Solve a question with a program first: its numbers are what changes.")
             return
         token = self._cancel = CancelToken()
-        seed, self._variants = self._variants, self._variants + 1
+        seed, self._variants = self.history.newest_id() + self._variants, self._variants + 1
         limits = Limits(self.settings.time_s, self.settings.memory_mb)
 
         def job(report: Report) -> Solution | None:
@@ -381,7 +383,18 @@ class SolveController(QObject):
 
     def _on_attempt(self, question: str, outcome: str) -> None:
         self.history.attempted(question, outcome)
-        self.work.tallied(self.history.practice_tally())
+        self.work.tallied(self.history.practice_tally(), self.history.practice_attempts())
+
+    def reopen(self, solution: Solution) -> None:
+        """A past solve (from the history), shown as any solve; not while a job runs."""
+        if not self.is_busy:
+            self.work.reopened(solution)
+
+    def reopen_saved(self, solve_id: int) -> None:
+        """The saved solve `solve_id` (from the practice list), shown as the history shows one."""
+        entry = self.history.get(solve_id)
+        if entry is not None:
+            self.reopen(entry.as_solution())
 
     def explain_line(self, question: str, program: str, number: int) -> None:
         """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""

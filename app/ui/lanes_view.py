@@ -1,7 +1,8 @@
 """A vote's solves side by side while the model writes them: one column per solve ("Program 2 of
 5", "Chain of thought"), its words or its program (fences hidden) growing as its sequence decodes,
 its answer in its heading once it has run. A batched vote fills every column at once; a
-one-at-a-time model, one after another.
+one-at-a-time model, one after another. While the student tries the question themselves
+(`hiding`), the answers and chain of thought's words wait until `reveal()`.
 
 A view only: the window hands it the vote's events.
 """
@@ -28,6 +29,8 @@ class LanesView(QWidget):
         self._labels: list[str] = []
         self._streams: list[str] = []  # each lane's reply so far
         self._finished: set[int] = set()
+        self._answers: dict[int, str | None] = {}
+        self.hiding = False  # the student tries it first: no answer, and no words that say it
         self._cancelled = False  # the user stopped the vote: a lane that ends now was cut off, not failed
         self._grid = QGridLayout()
         layout = QVBoxLayout(self)
@@ -75,6 +78,9 @@ class LanesView(QWidget):
         if 0 <= lane < len(self.texts):
             self._streams[lane] += text
             box = self.texts[lane]
+            if self.hiding and self._in_words(lane):  # its words end in the answer
+                box.setPlaceholderText("Its words are hidden while you try it yourself")
+                return
             show_growing(box, display_text(streamed_program(self._streams[lane])))
             box.moveCursor(QTextCursor.MoveOperation.End)
             box.ensureCursorVisible()
@@ -83,8 +89,21 @@ class LanesView(QWidget):
         """Solve `lane` has run: its answer (or that it failed) in its heading."""
         if 0 <= lane < len(self.headers):
             self._finished.add(lane)
+            self._answers[lane] = answer
             said = display_text(shown_answer(answer)) if answer is not None else self._no_answer()
-            self.headers[lane].setText(f"{self._labels[lane]}: {said}")
+            self.headers[lane].setText(f"{self._labels[lane]}: {'done' if self.hiding else said}")
+
+    def reveal(self) -> None:
+        """The student has seen the answer: each column's answer and words."""
+        self.hiding = False
+        for lane, answer in self._answers.items():
+            self.finish(lane, answer)
+        for lane, stream in enumerate(self._streams):
+            if self._in_words(lane) and stream:
+                show_growing(self.texts[lane], display_text(streamed_program(stream)))
+
+    def _in_words(self, lane: int) -> bool:
+        return self._labels[lane].lower().startswith("chain of thought")
 
     def not_needed(self, lane: int) -> None:
         """Solve `lane` was stopped or never run: the others had settled the vote."""
@@ -109,5 +128,5 @@ class LanesView(QWidget):
             self._grid.removeWidget(widget)
             widget.deleteLater()
         self.headers, self.texts, self._labels, self._streams = [], [], [], []
-        self._finished = set()
+        self._finished, self._answers = set(), {}
         self.setVisible(False)

@@ -15,7 +15,6 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplicat
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from app.paths import AppPaths
-from app.reasoning import Solution
 from app.reasoning.methods import DATA_METHODS, DEFAULT_METHOD, Method
 from app.settings import Settings
 from app.ui.controller import SolveController
@@ -108,7 +107,7 @@ class MainWindow(QMainWindow):
         c, keeper, o = self.controller, self.work_keeper, self.output_pane
         c.busy.connect(self._on_busy)
         c.history_changed.connect(self.history_panel.refresh)
-        self.history_panel.reopen.connect(self._on_history_reopen)
+        self.history_panel.reopen.connect(c.reopen)
         self.data_files.status.connect(self.status.show)
         for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged):
             changed.connect(keeper.changed)
@@ -131,6 +130,7 @@ class MainWindow(QMainWindow):
         o.sample_chosen.connect(self._on_sample_chosen)
         o.working.check_requested.connect(self.controller.check_working)
         o.working.another_requested.connect(self.controller.another_one)
+        o.working.practice_chosen.connect(c.reopen_saved)
         self._bind_keys()
 
     def _bind_keys(self) -> None:
@@ -242,10 +242,6 @@ class MainWindow(QMainWindow):
         self.output_pane.show_output(work.get("output", ""))
         self.status.ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
         self.status.show(self.status.ready_text)
-
-    def _on_history_reopen(self, solution: Solution) -> None:
-        if not self.controller.is_busy:
-            self.work.reopened(solution)
 
     def _on_sample_chosen(self, label: str, program: str) -> None:
         self.editor.setPlainText(program)

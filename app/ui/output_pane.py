@@ -131,8 +131,8 @@ class OutputPane(QWidget):
         work.revealed.connect(self._on_revealed)
         self.working.finished_trying.connect(work.reveal)
         self.working.attempted.connect(work.attempted)
-        work.tally_changed.connect(lambda: self.working.show_tally(work.tally))
-        self.working.show_tally(work.tally)
+        work.tally_changed.connect(lambda: self.working.show_tally(work.tally, work.attempts))
+        self.working.show_tally(work.tally, work.attempts)
         work.checked_changed.connect(lambda: self.working.show_checked(work.checked))
         events.subscribe(TokenStreamed, self._on_token)
         events.subscribe(VoteStarted, self._on_vote_started)
@@ -142,7 +142,7 @@ class OutputPane(QWidget):
         events.subscribe(LanesWaiting, lambda waiting: self.lanes.wait(waiting.lanes, waiting.reason))
 
     def _on_token(self, token: TokenStreamed) -> None:
-        if token.purpose == "reasoning":  # chain of thought's words: under Output, never in the editor
+        if token.purpose == "reasoning" and not self._work.try_yourself:  # chain of thought's words: under Output
             self.append_output(token.text)
 
     def _on_solution_changed(self, solution: Solution) -> None:
@@ -156,7 +156,7 @@ class OutputPane(QWidget):
             error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
             self.show_output(solution.output + (f"\n{error}" if error else ""))
         self.show_solution(solution, self._work.trace, trying=self._work.hiding)
-        if origin in ("solve", "reopen"):
+        if origin in ("solve", "reopen") and not self._work.hiding:  # each method's answer is there
             self.show_samples(solution)
         if origin == "solve" and solution.status is SolveStatus.NO_PROGRAM:  # prose, not a program
             self.show_output(solution.calls[-1].reply if solution.calls else "")
@@ -365,6 +365,11 @@ class OutputPane(QWidget):
         self.show_how(solution, trying=trying)
         self.show_steps(solution)
         self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
+        if not trying and self.lanes.hiding:  # tried but not hidden (no answer): the columns say all
+            self.lanes.reveal()
+        if trying:  # the steps' values, the rows and the rivals side by side all say the answer
+            for tab in (self.steps, self.table_view, self.compare):
+                self._offer(tab, False)
         steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         if trying:
@@ -375,6 +380,11 @@ class OutputPane(QWidget):
     def _on_revealed(self) -> None:
         solution = self._work.solution
         if solution is not None:
+            self.lanes.reveal()
+            if self._work.origin in ("solve", "reopen"):
+                self.show_samples(solution)
+            self.show_steps(solution)
+            self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
             self.show_how(solution)
             self.show_variables(solution.variables)
             self.show_math(solution.ans.latex if solution.ans else None)
@@ -390,6 +400,7 @@ class OutputPane(QWidget):
     def start_vote(self, labels: list[str]) -> None:
         """A vote begins: its solves' columns, side by side, fill as the model writes them."""
         self._vote_answers = []
+        self.lanes.hiding = self._work.try_yourself
         self.samples.clear()
         self.samples.setVisible(False)  # until a solve has run: the columns take the room
         self.lanes.start(labels)
@@ -421,6 +432,8 @@ class OutputPane(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, program or "")
         self.samples.addItem(item)
         self.samples.setVisible(True)
+        if self._work.try_yourself:
+            return  # the tally says the answer
         votes = vote(self._vote_answers)
         shown = shown_answers([v.answer for v in votes])
         tally = (f"{display_text(text)} ×{v.count}" for v, text in zip(votes, shown, strict=True))

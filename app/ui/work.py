@@ -10,7 +10,7 @@ is `last_run`, so it reaches the panes once); run_changed(RunView) — a program
 progress ran; graph_changed(Graph); forgotten() — the question changed, the answer was another
 question's; revealed() — the student asked to see the answer they were trying; attempt(question,
 outcome) — the student's try ended "right", "wrong" or "revealed", to be kept; tally_changed() —
-the practice tally (`tally`) changed.
+the practice tally (`tally`) and list (`attempts`) changed.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from app.reasoning import Solution, SolveStatus
 from app.reasoning.check_working import CheckedWorking
 from app.reasoning.graphs import Graph
 from app.reasoning.runs import RunView
+from app.store.history import PracticeAttempt
 from sandbox import TraceStep
 
 Origin = Literal["solve", "run", "reopen", "choice", "practice"]
@@ -53,6 +54,7 @@ class Work(QObject):
         self.asked = ""  # the question of the solve in progress
         self.checked: CheckedWorking | None = None  # the student's working, checked against `solution`
         self.tally: dict[str, int] = {}  # practice attempts by outcome (right, wrong, revealed), all kept
+        self.attempts: list[PracticeAttempt] = []  # the newest of them, for the practice list
 
     def start_over(self, question: str = "") -> None:
         """A new solve (of `question`): nothing of the last one applies."""
@@ -100,8 +102,8 @@ class Work(QObject):
         if self.solution is not None:
             self.attempt.emit(self.solution.question, outcome)
 
-    def tallied(self, tally: dict[str, int]) -> None:
-        self.tally = dict(tally)
+    def tallied(self, tally: dict[str, int], attempts: list[PracticeAttempt]) -> None:
+        self.tally, self.attempts = dict(tally), list(attempts)
         self.tally_changed.emit()
 
     def working_checked(self, checked: CheckedWorking) -> None:

@@ -11,11 +11,12 @@ wrong and the solution's step beside it (`app.reasoning.check_working`).
 
 Another one like this: a new question of the same kind with other numbers, its answer checked by
 two methods and hidden (`app.reasoning.practice`); every try ends right, wrong or revealed, and the
-tally of them is kept in the history.
+tally of them is kept in the history; a click on the tally lists them (`app.ui.practice_list`).
 
 Signals: finished_trying() — the student asked to see everything; check_requested(str) — the
 student's working, to be checked; attempted(str) — a try ended "right", "wrong" or "revealed";
-another_requested() — the student asked for a new question like this one.
+another_requested() — the student asked for a new question like this one; practice_chosen(int) —
+the solve of a try in the practice list, to open again.
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPlainTextEdit, QPushButto
 from app.evaluation.grader import grade
 from app.reasoning.check_working import CheckedWorking
 from app.reasoning.working import WorkingStep
+from app.store.history import PracticeAttempt
 from app.ui.background import Background
 from app.ui.math_view import Formulas
 from app.ui.plain import Label
+from app.ui.practice_list import PracticeList, tally_words
 from sandbox.display import display_text
 
 
@@ -40,6 +43,7 @@ class WorkingView(QWidget):
     check_requested = Signal(str)
     attempted = Signal(str)
     another_requested = Signal()
+    practice_chosen = Signal(int)
 
     def __init__(self, drawing: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,8 +104,11 @@ class WorkingView(QWidget):
             "A new question of this kind with other numbers: the program and chain of thought must agree on its answer"
         )
         self.another_button.clicked.connect(self.another_requested)
-        self.tally = Label("")
+        self.tally = QPushButton("")  # the practice list, a click away
+        self.tally.setFlat(True)
         self.tally.setVisible(False)
+        self.tally.clicked.connect(self.show_practice_list)
+        self._attempts: tuple[dict[str, int], list[PracticeAttempt]] = ({}, [])
         buttons = QVBoxLayout()
         buttons.addWidget(self.check_working_button)
         buttons.addWidget(self.another_button)
@@ -188,16 +195,22 @@ class WorkingView(QWidget):
         self.my_verdicts.setText(display_text("\n".join(rows)))
         self.my_verdicts.setVisible(True)
 
-    def show_tally(self, tally: dict[str, int]) -> None:
+    def show_tally(self, tally: dict[str, int], attempts: list[PracticeAttempt]) -> None:
         """One short line (a wrapped one made the window taller than a 1366 × 768 screen at 150 %);
-        every outcome on hover."""
+        every outcome on hover, every try a click away."""
         tried = sum(tally.values())
-        self.tally.setText(f"Practice: {tally.get('right', 0)} of {tried} right")
-        self.tally.setToolTip(
-            f"{tried} tries: {tally.get('right', 0)} right, {tally.get('wrong', 0)} wrong, "
-            f"{tally.get('revealed', 0)} revealed (kept in the history)"
-        )
+        self._attempts = (tally, attempts)
+        self.tally.setText(f"Practice: {tally.get('right', 0)} of {tried} right…")
+        self.tally.setToolTip(f"{tally_words(tally)}: click for the list")
         self.tally.setVisible(bool(tried))
+
+    def show_practice_list(self) -> PracticeList:
+        """Every try, newest first; one opened from it is shown as the history shows a solve."""
+        shown = PracticeList(*self._attempts, parent=self)
+        shown.chosen.connect(self.practice_chosen)
+        shown.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        shown.open()
+        return shown
 
     def _on_show_all_clicked(self) -> None:
         if self._answer is not None and not self._settled:

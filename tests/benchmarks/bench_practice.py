@@ -2,8 +2,8 @@
 
     PYTHONPATH=. .venv/bin/python tests/benchmarks/bench_practice.py --offset 300 --items 30 --out /tmp/variants.jsonl
 
-Each item is solved with PAL on the embedded model, then one variant is asked for (at most
-TRIES_PER_VARIANT candidates, each checked by chain of thought on the new text). Prints the share of
+Each item is solved with PAL on the embedded model, then --count variants are asked for (at most
+TRIES_PER_VARIANT candidates each, each checked by chain of thought on the new text). Prints the share of
 items a variant is offered for and the seconds per offered variant, and writes every candidate
 (question, the program's answer, chain of thought's, agreed) to --out: whether the offered ones are
 right is read by hand (docs/results.md, issue 31).
@@ -29,6 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--offset", type=int, default=300)
     parser.add_argument("--items", type=int, default=30)
+    parser.add_argument("--count", type=int, default=1, help="variants asked for per item")
     parser.add_argument("--out", type=Path, default=Path("/tmp/variants.jsonl"))
     args = parser.parse_args()
     lines = DATA.read_text(encoding="utf-8").splitlines()[args.offset : args.offset + args.items]
@@ -47,11 +48,11 @@ def main() -> None:
                 return reasoned.answer if reasoned.answered else None
 
             started = time.perf_counter()
-            made = make_variants(solution, sandbox, check, 1, seed=number, on_variant=tried.append)
+            made = make_variants(solution, sandbox, check, args.count, seed=number, on_variant=tried.append)
             spent = time.perf_counter() - started
             if made:
                 offered += 1
-                seconds.append(spent)
+                seconds.append(spent / len(made))
             for variant in tried:
                 record = {"index": args.offset + number, "original": question, **variant.to_json()}
                 out.write(json.dumps({**record, "program": variant.program, "check": variant.check}) + "\n")

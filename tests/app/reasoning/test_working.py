@@ -65,6 +65,27 @@ def test_a_loop_is_summarised_with_its_result(sandbox: Sandbox) -> None:
     assert steps[-1].latex == r"\mathrm{ans} = \mathrm{total} = 48"
 
 
+@pytest.mark.parametrize(
+    ("code", "header"),
+    [
+        ("x = 0\nwhile 3 * x + 7 != 25:\n    x += 1\nans = x", r"\mathrm{until}\ 3 \times \mathrm{x} + 7 = 25:"),
+        ("n = 5\ns = 0\nfor k in range(1, n + 1):\n    s += k\nans = s", r"\mathrm{from}\ 1\ \mathrm{to}\ \mathrm{n}:"),
+        ("s = 0\nfor k in range(2 * 3):\n    s += k\nans = s", r"\mathrm{to}\ 2 \times 3 - 1:"),
+        (
+            "prices = [2, 3]\nt = 0\nfor i, price in enumerate(prices):\n    t += price\nans = t",
+            r"\mathrm{for\ each}\ \mathrm{price}\ \mathrm{in}\ \mathrm{prices}:",
+        ),
+    ],
+)
+def test_a_loop_says_what_it_goes_over_in_words_never_its_code(sandbox: Sandbox, code: str, header: str) -> None:
+    """Issue 31: a brute-force search or a loop was typeset as its header's code ("while
+    equation_left != …"); the working says what a teacher would."""
+    loop = next(s for s in _steps(sandbox, code) if s.text.startswith("Repeated"))
+    assert header in loop.latex, loop.latex
+    assert "range" not in loop.latex and "!=" not in loop.latex and "enumerate" not in loop.latex
+    mathtext.math_to_image(f"${loop.latex}$", io.BytesIO(), dpi=72, format="png")  # mathtext can typeset it
+
+
 def test_the_branch_that_held_is_shown(sandbox: Sandbox) -> None:
     code = "x = 7\nif x > 5:\n    bonus = 10\nelse:\n    bonus = 0\nans = x + bonus / 2"
     steps = _steps(sandbox, code, trace=True)

@@ -32,6 +32,21 @@ def test_practice_attempts_are_tallied_and_kept_across_restarts(tmp_path: Path) 
     assert reopened.practice_tally() == {"right": 2, "wrong": 1, "revealed": 1}
 
 
+def test_the_practice_list_is_newest_first_each_try_with_the_solve_it_opens(tmp_path: Path) -> None:
+    history = History(tmp_path / "h.sqlite")
+    assert history.newest_id() == 0 and history.practice_attempts() == []
+    long = "How many? " + "q" * 2_000  # stored capped: still found
+    older, newer = history.start(long, "practice", {}), history.start(long, "practice", {})
+    history.attempted(long, "wrong")
+    history.attempted("a question never solved", "right")
+    history.attempted(long, "revealed")
+    attempts = history.practice_attempts()
+    assert [(a.outcome, a.solve_id) for a in attempts] == [("revealed", newer), ("right", None), ("wrong", newer)]
+    assert attempts[0].question.startswith("How many? qqq") and len(attempts[0].question) < 600
+    assert attempts[0].created_at >= attempts[-1].created_at and older < newer == history.newest_id()
+    assert len(history.practice_attempts(limit=2)) == 2
+
+
 def test_a_file_from_before_the_listed_answer_keeps_its_rows(tmp_path: Path) -> None:
     """A history written before m002: its rows stay, listed by the start of their answers."""
     import sqlite3

@@ -273,7 +273,7 @@ def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
     taller than the screen (Run and Copy answer off it). Trying, the tally and the box together fit."""
     window = make_window(ScriptedModel([]))
     monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
-    window.work.tallied({"right": 12, "wrong": 30, "revealed": 4})
+    window.work.tallied({"right": 12, "wrong": 30, "revealed": 4}, [])
     view = window.output_pane.working
     view.show_steps([], try_answer="5")
     window.output_pane.tabs.setCurrentWidget(view)

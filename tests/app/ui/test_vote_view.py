@@ -250,3 +250,27 @@ def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_
         window.solve()
     headers = [h.text() for h in window.output_pane.lanes.headers]
     assert headers == ["Chain of thought: 12", "PAL: 12", "PoT: not needed, the others agree"]
+
+
+def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_revealed(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Issue 31: while the student tries a voted question, the columns, the Programs list, the
+    tally, Compare and Output did say the answer."""
+    reasoning = "Four threes are 12.\nAnswer: 12"
+    model = ScriptedModel([reasoning, TWELVE, "```python\nans = 11\n```"], parallel=8, chunk_size=4)
+    window = make_window(model)
+    window.question_pane.try_yourself.setChecked(True)
+    _solve_mixed(qtbot, window, model)
+    pane = window.output_pane
+    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: done", "PAL: done", "PoT: done"]
+    assert pane.lanes.texts[0].toPlainText() == "" and pane.lanes.texts[1].toPlainText().startswith("price = 4")
+    listed = [pane.samples.item(i).text() for i in range(pane.samples.count())]
+    assert not any("12" in text or "11" in text for text in listed), listed
+    assert "12" not in pane.votes.text() and "12" not in pane.output.toPlainText()
+    assert not pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare))
+    pane.working.show_all_button.click()
+    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
+    assert pane.lanes.texts[0].toPlainText().startswith("Four threes")
+    assert pane.samples.item(0).text() == "Chain of thought: 12 — agrees with the answer"
+    assert pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare)) and window.answer.text() == "$12.00"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -11,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.reasoning.practice import Variant, make_variants
 from models.testing import ScriptedModel
+from models.types import Generation, GenerationRequest
 
 from .conftest import WindowMaker
 
@@ -139,8 +142,9 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     assert solved is not None
     first: list[Variant] = []
     confirm = lambda question: "8" if question == solved.question else None  # noqa: E731
-    make_variants(solved, window.controller.sandbox, confirm, 1, on_variant=first.append)
-    expected = first[0]  # seed 0: the candidate the window tries first
+    seed = window.controller.history.newest_id()  # the window's first seed: on from the newest solve saved
+    make_variants(solved, window.controller.sandbox, confirm, 1, seed=seed, on_variant=first.append)
+    expected = first[0]  # the candidate the window tries first
     # chain of thought confirms the original's 8 (a PAL solve has no vote), then the variant's answer
     window.controller.model = ScriptedModel(["Answer: 8", f"Working it out.\nAnswer: {expected.answer}"])
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
@@ -156,8 +160,8 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
     view.attempt.setText(expected.answer)
     qtbot.keyClick(view.attempt, Qt.Key.Key_Return)
-    assert view.tally.text() == "Practice: 1 of 2 right"
-    assert view.tally.toolTip() == "2 tries: 1 right, 1 wrong, 0 revealed (kept in the history)"
+    assert view.tally.text() == "Practice: 1 of 2 right…"
+    assert view.tally.toolTip() == "2 tries: 1 right, 1 wrong, 0 revealed (kept in the history): click for the list"
     assert window.output_pane.answer.text() == f"${float(expected.answer):.2f}"  # right: the answer is shown too
     assert window.output_pane.variables.rowCount() > 0
     assert window.work.solution is not None and window.work.solution.confidence.level == "cot+pal"
@@ -173,3 +177,52 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
         qtbot.waitUntil(lambda: window.controller.is_busy, timeout=5_000)
         window.controller.cancel()  # Esc: no new question, and no error for it
         qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)
+
+
+def test_the_practice_list_shows_each_try_and_opens_its_question_again_after_a_restart(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Issue 31: the window showed only a tally of the tries; and the first variant after a
+    restart was last session's first again (each session's seeds counted from 0)."""
+    question = "Olivia has $23. She bought 5 bagels for $3 each. How much money does she have left?"
+    asked: list[str] = []
+    for session in range(2):  # a second window on the same history: the app restarted
+        window = make_window(ScriptedModel([BAGELS]))
+        window.question.setPlainText(question)
+        window.question_pane.pick_method("pal")
+        with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+            window.solve()
+        window.controller.model = _Agreeing()
+        with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+            window.controller.another_one()
+        asked.append(window.question.toPlainText())
+        view = window.output_pane.working
+        view.attempt.setText("0")
+        view.check_button.click()  # wrong
+        view.show_all_button.click()  # then revealed: two tries a session
+        if session == 0:
+            window.close()
+    assert asked[0] != asked[1] and question not in asked
+    assert view.tally.text() == "Practice: 0 of 4 right…"
+    shown = view.show_practice_list()
+    rows = [shown.list.item(i).text() for i in range(shown.list.count())]
+    assert [row.split()[1] for row in rows] == ["revealed", "wrong", "revealed", "wrong"]
+    assert rows[2].endswith(asked[0][:40] + ("…" if len(asked[0]) > 139 else asked[0][40:]))
+    shown.list.setCurrentRow(2)  # last session's variant, tried again
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        qtbot.keyClick(shown.list, Qt.Key.Key_Return)
+    assert window.question.toPlainText() == asked[0] and window.work.origin == "reopen"
+
+
+class _Agreeing(ScriptedModel):
+    """Chain of thought that reads the bagel question it is asked, whatever its numbers, and
+    answers it right: it confirms the original and every variant."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        asked = re.findall(r"has \$(\d+)\. She bought (\d+) bagels for \$(\d+) each", request.as_text())
+        money, bagels, price = (int(n) for n in asked[-1])
+        self._replies.append(f"Answer: {money - bagels * price}")
+        return super().generate(request)
