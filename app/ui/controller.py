@@ -390,11 +390,11 @@ class SolveController(QObject):
         if not self.is_busy:
             self.work.reopened(solution)
 
-    def reopen_saved(self, solve_id: int) -> None:
-        """The saved solve `solve_id` (from the practice list), shown as the history shows one."""
+    def try_again(self, solve_id: int) -> None:
+        """A question from the practice list, to work out once more: its answer hidden again."""
         entry = self.history.get(solve_id)
-        if entry is not None:
-            self.reopen(entry.as_solution())
+        if entry is not None and not self.is_busy:
+            self.work.practised(entry.as_solution())
 
     def explain_line(self, question: str, program: str, number: int) -> None:
         """The model explains line `number` in a sentence or two, streamed (Esc stops it)."""

@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         o.sample_chosen.connect(self._on_sample_chosen)
         o.working.check_requested.connect(self.controller.check_working)
         o.working.another_requested.connect(self.controller.another_one)
-        o.working.practice_chosen.connect(c.reopen_saved)
+        o.working.practice_chosen.connect(c.try_again)
         self._bind_keys()
 
     def _bind_keys(self) -> None:

@@ -1,6 +1,6 @@
 """The practice list: every try of Try it yourself, newest first — how it ended (right, wrong,
 revealed), when, and the question — kept in the history. Enter or a double-click opens the question
-again, to try it once more. A view of `Work.attempts`; the questions are shown as plain text.
+again, its answer hidden, to try it once more. A view of `Work.attempts`; the questions are shown as plain text.
 
 Signals: chosen(int) — the solve of the attempt the student opened.
 """

@@ -125,7 +125,7 @@ class StatusView(QObject):
         elif origin == "reopen":
             self.show(f"Reopened a past solve: {solution.message}")
         elif origin == "practice":
-            self.show("A new question like the last one, with other numbers: its answer is checked and hidden.")
+            self.show("A question to practise: its answer is checked and hidden; work it out in the Working tab.")
         elif origin == "choice":
             self.show("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 

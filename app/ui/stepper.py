@@ -178,7 +178,7 @@ class Stepper(QWidget):
 
     def _show(self, index: int) -> None:
         if not self._steps:
-            self.position.setText("no trace: use Trace to record one")
+            self.position.setText("not stepped yet: Step (Ctrl+T) runs the program line by line")
             self.variables.setRowCount(0)
             self.explanation.setText("")
             self._changed = []
@@ -209,13 +209,16 @@ class Stepper(QWidget):
                 if name in self._changed:
                     cell.setBackground(_CHANGED)
                 self.variables.setItem(row, column, cell)
-        self.explanation.setText(self._explain(step.line))
         where = "" if step.function == "<module>" else f" in {step.function}()"
         more = " — the trace stops here (step limit)" if step.truncated else ""
         event = _EVENT_WORDS.get(step.event, "at")
-        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {step.line}{where}{more}")
+        line = step.line
+        if hidden is not None:  # the line the guess is about stays marked until the guess is in
+            line, event = self._steps[index - 1].line, "guess what it makes, for"
+        self.explanation.setText(self._explain(line))
+        self.position.setText(f"step {index + 1} of {len(self._steps)}: {event} line {line}{where}{more}")
         self.output.setPlainText(display_text(self._output[: step.output]))
-        self.line_changed.emit(step.line)
+        self.line_changed.emit(line)
 
     def _explain(self, line: int) -> str:
         """The program's comment for `line` (above it or at its end), else the line's code."""

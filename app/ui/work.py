@@ -93,8 +93,8 @@ class Work(QObject):
         self._show(chosen, "choice")
 
     def practised(self, variant: Solution) -> None:
-        """A new question like the last one, its answer hidden whatever Try it yourself says: it
-        is there to be worked out."""
+        """A question to practise — a new one like the last, or one from the practice list — its
+        answer hidden whatever Try it yourself says: it is there to be worked out."""
         self.solve, self.trace, self.graph = variant, None, None
         self._show(variant, "practice")
 

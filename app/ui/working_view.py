@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -230,7 +230,7 @@ class WorkingView(QWidget):
             prose = Label(display_text(step.text))
             prose.setWordWrap(True)
             layout.addWidget(prose)
-            formula = Label()
+            formula = _Formula()
             formula.setToolTip(f"line {step.line}")
             layout.addWidget(formula)
             all_sent &= self.formulas.show(formula, step.latex, size=1.25, text=display_text(step.latex))
@@ -242,3 +242,15 @@ class WorkingView(QWidget):
         layout.addStretch(1)
         self.area.setWidget(box)
         self.reveal_button.setEnabled(bool(hidden))
+
+
+class _Formula(Label):
+    """A step's typeset formula is never cut at the pane's edge (a loop's "→ total = 55" was): a
+    wider one makes the Working tab scroll sideways, inside its own scroll area; the text shown
+    until it is typeset stays capped like any label's."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        shown = self.pixmap()
+        if shown.isNull():
+            return super().minimumSizeHint()
+        return shown.deviceIndependentSize().toSize()

@@ -92,11 +92,14 @@ def test_predict_the_next_value_hides_it_until_guessed_and_counts_right_guesses(
     stepper.forward_button.click()  # line 1 runs: boxes is about to be shown
     assert _rows(stepper.variables)["boxes"].text() == "?" and stepper.guess.isVisible()
     assert stepper.quiz_line.text() == "What will boxes be after line 1 runs?"
+    marked = window.editor.step_line  # the line asked about stays marked (not the next one) until the guess
+    assert marked == 1 and stepper.position.text().endswith("guess what it makes, for line 1"), marked
     qtbot.keyClicks(stepper.guess, "3")
     qtbot.keyClick(stepper.guess, Qt.Key.Key_Return)
     assert (
         _rows(stepper.variables)["boxes"].text() == "3" and stepper.quiz_line.text() == "Right. 1 of 1 guesses right."
     )
+    assert window.editor.step_line == 2 and "about to run line 2" in stepper.position.text()
     stepper.forward_button.click()
     assert _rows(stepper.variables)["sold"].text() == "?"
     qtbot.keyClicks(stepper.guess, "9")

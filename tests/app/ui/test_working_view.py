@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.reasoning.practice import Variant, make_variants
+from app.reasoning.working import WorkingStep
 from models.testing import ScriptedModel
 from models.types import Generation, GenerationRequest
 
@@ -208,10 +209,11 @@ def test_the_practice_list_shows_each_try_and_opens_its_question_again_after_a_r
     rows = [shown.list.item(i).text() for i in range(shown.list.count())]
     assert [row.split()[1] for row in rows] == ["revealed", "wrong", "revealed", "wrong"]
     assert rows[2].endswith(asked[0][:40] + ("…" if len(asked[0]) > 139 else asked[0][40:]))
-    shown.list.setCurrentRow(2)  # last session's variant, tried again
+    shown.list.setCurrentRow(2)  # last session's variant, to try again
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         qtbot.keyClick(shown.list, Qt.Key.Key_Return)
-    assert window.question.toPlainText() == asked[0] and window.work.origin == "reopen"
+    assert window.question.toPlainText() == asked[0] and window.work.origin == "practice"
+    assert window.output_pane.answer.text() == "Hidden: try it first" and view.trying
 
 
 class _Agreeing(ScriptedModel):
@@ -226,3 +228,21 @@ class _Agreeing(ScriptedModel):
         money, bagels, price = (int(n) for n in asked[-1])
         self._replies.append(f"Answer: {money - bagels * price}")
         return super().generate(request)
+
+
+def test_a_formula_wider_than_the_pane_scrolls_sideways_and_is_never_cut(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: a loop's step ended "total sum = total sum ·", its result cut off at
+    the pane's edge. The Working tab scrolls instead; the window keeps its width."""
+    window = make_window(ScriptedModel([]))
+    window.tabs.setCurrentWidget(window.output_pane.working)
+    before = window.width()
+    view = window.output_pane.working
+    wide = r"\mathrm{for\ each}\ \mathrm{i}:\ " + r" + ".join(rf"\mathrm{{total\ sum\ {n}}}" for n in range(9))
+    with qtbot.waitSignal(view.formulas.typeset, timeout=30_000):
+        view.show_steps([WorkingStep(1, "A long loop:", wide, "")])
+    qtbot.waitUntil(lambda: view.area.horizontalScrollBar().maximum() > 0, timeout=5_000)
+    formula = view.area.widget().findChildren(QLabel)[1]
+    assert not formula.pixmap().isNull() and formula.width() >= formula.pixmap().deviceIndependentSize().width()
+    assert window.width() == before
