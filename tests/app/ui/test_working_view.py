@@ -243,6 +243,8 @@ def test_a_formula_wider_than_the_pane_scrolls_sideways_and_is_never_cut(
     with qtbot.waitSignal(view.formulas.typeset, timeout=30_000):
         view.show_steps([WorkingStep(1, "A long loop:", wide, "")])
     qtbot.waitUntil(lambda: view.area.horizontalScrollBar().maximum() > 0, timeout=5_000)
-    formula = view.area.widget().findChildren(QLabel)[1]
+    box = view.area.widget()
+    assert box is not None
+    formula = box.findChildren(QLabel)[1]
     assert not formula.pixmap().isNull() and formula.width() >= formula.pixmap().deviceIndependentSize().width()
     assert window.width() == before
