@@ -143,8 +143,28 @@ def rewritten(question: str, program: str, inputs: list[_Input], values: list[fl
     # The comments name the numbers too ("# Annika starts with $50"): they say the new ones, or
     # the working, whose prose is the comments, would contradict its own mathematics.
     said = {given.value: _written(value, given.text) for given, value in zip(inputs, values, strict=True)}
+    renamed = _renamed(program, said)
     lines = [_commented(line, said) for line in lines]
+    if renamed:  # names say the numbers too ("tables_4_legs = 30" beside "30 tables with 2 legs")
+        lines = [_NAME.sub(lambda m: renamed.get(m.group(), m.group()), line) for line in lines]
     return text, "\n".join(lines)
+
+
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _renamed(program: str, said: dict[float, str]) -> dict[str, str]:
+    """Each name of the program with a whole number of the question as one of its parts
+    (`tables_4_legs`, `legs4`), that number's new value in its place; a name that would become
+    one the program has already is left alone."""
+    wholes = {str(int(old)): new for old, new in said.items() if old.is_integer() and new.isdigit()}
+    names = {node.id for node in program_nodes(program) if isinstance(node, ast.Name)}
+    renamed: dict[str, str] = {}
+    for name in names:
+        new = re.sub(r"(?<![0-9])[0-9]+(?![0-9])", lambda m: wholes.get(m.group(), m.group()), name)
+        if new != name and new not in names and new not in renamed.values():
+            renamed[name] = new
+    return renamed
 
 
 def _commented(line: str, said: dict[float, str]) -> str:

@@ -125,3 +125,24 @@ def test_the_programs_comments_and_non_ascii_names_follow_the_new_numbers(sandbo
 
 def by_sum(question: str) -> str:
     return str(sum(int(n) for n in re.findall(r"\d+", question)))
+
+
+def test_names_that_carry_the_questions_numbers_say_the_new_ones(sandbox: Sandbox) -> None:
+    """Seen in a variant: "tables_4_legs = 30" beside a question about 30 tables with 2 legs (the
+    working shows the names)."""
+    question = "A cafe has 40 tables with 4 legs and 10 tables with 3 legs. How many legs are there?"
+    program = (
+        "tables_4_legs = 40\ntables_3_legs = 10\nlegs_4 = 4\nlegs_3 = 3  # legs_3: three-legged\n"
+        "print(tables_4_legs * legs_4 + tables_3_legs * legs_3)"
+    )
+    made = make_variants(solved(question, program, sandbox), sandbox, _legs, 3)
+    assert len(made) == 3
+    for variant in made:
+        many, four, few, three = re.findall(r"\d+", variant.question)
+        assert f"tables_{four}_legs = {many}\ntables_{three}_legs = {few}\nlegs_{four} = {four}\n" in variant.program
+        assert f"legs_{three} = {three}  # legs_{three}: three-legged" in variant.program
+
+
+def _legs(question: str) -> str:
+    many, four, few, three = (int(n) for n in re.findall(r"\d+", question))
+    return str(many * four + few * three)
