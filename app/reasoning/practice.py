@@ -3,8 +3,8 @@
 The question's numbers are the program's inputs: each number the question states once (in digits
 or as a word) that the program writes once (`eggs = 16`, `sold = 3 * 6`; a percentage also as
 0.25) is given a new value of the same kind — whole where it was whole, a price keeps its cents, a
-percentage stays a multiple of 5, round numbers stay round, no two alike — and the question's text
-and the program are rewritten with it. The rewritten program runs in the sandbox, drawn again until
+percentage stays a multiple of 5, round numbers stay round, days a week at most 7 (and "7 days a
+week" stays), no two alike — and the question's text and the program are rewritten with it. The rewritten program runs in the sandbox, drawn again until
 its answer is of the original's kind (whole where it was whole, in cents where it is money, not
 negative where it was not). The variant is offered only when an independent method, chain of
 thought on the new text, reaches the same answer: neither alone says the program still fits.
@@ -43,6 +43,16 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )  # "twenty-five" is not twenty
 
+# Counts the calendar and the clock bound: "9 days a week" is no question to practise on.
+_MOST = (
+    (re.compile(r"\s*days? (?:a|each|per|every) week", re.IGNORECASE), 7),
+    (re.compile(r"\s*hours? (?:a|each|per|every) day", re.IGNORECASE), 24),
+    (re.compile(r"\s*months? (?:a|each|per|every) year", re.IGNORECASE), 12),
+    (re.compile(r"\s*weeks? (?:a|each|per|every) year", re.IGNORECASE), 52),
+    (re.compile(r"\s*days? (?:a|each|per|every) month", re.IGNORECASE), 28),
+    (re.compile(r"\s*(?:minutes? (?:an|each|per|every) hour|seconds? (?:a|each|per|every) minute)", re.IGNORECASE), 60),
+)
+
 Checker = Callable[[str], str | None]  # a question → an independent method's answer (chain of thought's)
 
 
@@ -69,6 +79,7 @@ class _Input:
     col: int
     end_col: int
     scale: float  # the program's constant is value × scale (0.01 for 25% as 0.25)
+    most: float | None = None  # what the world allows: 7 for "days a week"
 
 
 def inputs_of(question: str, program: str) -> list[_Input]:
@@ -90,12 +101,15 @@ def inputs_of(question: str, program: str) -> list[_Input]:
         if values.count(value) != 1:
             continue  # "3 boxes and 3 bags": which one a line means is unknown
         percent = question[match.end() : match.end() + 1] == "%"
+        most = next((bound for unit, bound in _MOST if unit.match(question, match.end())), None)
+        if most is not None and value >= most:
+            continue  # "7 days a week" is no input: it is how long a week is
         for scale in (1.0, 0.01) if percent else (1.0,):
             lines = [node for number, node in constants if math.isclose(number, value * scale, rel_tol=1e-12)]
             if len(lines) == 1:
                 at = lines[0]
                 place = (at.lineno, at.col_offset, at.end_col_offset or at.col_offset)
-                inputs.append(_Input(match.start(), match.end(), match.group(), value, percent, *place, scale))
+                inputs.append(_Input(match.start(), match.end(), match.group(), value, percent, *place, scale, most))
                 break
     return inputs
 
@@ -106,12 +120,13 @@ def _is_number(value: object) -> TypeGuard[int | float]:
 
 def new_value(given: _Input, draw: random.Random, avoid: set[float]) -> float:
     """Another value like `given`: a percentage a multiple of 5 in 5–95; a price with its cents; a
-    count whole, round if it was round, between half and twice its size."""
+    count whole, round if it was round, between half and twice its size, and no more than the
+    calendar or the clock allows (`most`)."""
     for _ in range(50):
         value = _drawn(given, draw)
-        if value != given.value and value not in avoid:
+        if value != given.value and value not in avoid and (given.most is None or value <= given.most):
             return value
-    return given.value + 1
+    return given.value + 1  # below `most`: an input at it is none
 
 
 def _drawn(given: _Input, draw: random.Random) -> float:

@@ -146,3 +146,20 @@ def test_names_that_carry_the_questions_numbers_say_the_new_ones(sandbox: Sandbo
 def _legs(question: str) -> str:
     many, four, few, three = (int(n) for n in re.findall(r"\d+", question))
     return str(many * four + few * three)
+
+
+def test_the_calendar_and_the_clock_bound_the_new_numbers(sandbox: Sandbox) -> None:
+    """Seen in offered variants: "3 cookies in her son's lunch box 9 days a week"."""
+    question = "Jenny packs 3 cookies 5 days a week and works 8 hours a day, 7 days a week. How many cookies a week?"
+    program = "cookies = 3\ndays = 5\nhours = 8\nweek = 7\nans = cookies * days"
+    assert [given.text for given in inputs_of(question, program)] == ["3", "5", "8"]  # a week is 7 days
+    made = make_variants(solved(question, program, sandbox), sandbox, _packed, 3)
+    assert len(made) == 3
+    for variant in made:
+        _cookies, days, hours, week = (int(n) for n in re.findall(r"\d+", variant.question))
+        assert 2 <= days <= 7 and days != 5 and hours <= 24 and week == 7, variant.question
+
+
+def _packed(question: str) -> str:
+    cookies, days = (int(n) for n in re.findall(r"\d+", question)[:2])
+    return str(cookies * days)
