@@ -1,13 +1,14 @@
 """Another one like this: a new question of the same kind with other numbers, its answer checked.
 
-The question's numbers are the program's inputs: each number the question states once (in digits
-or as a word) that the program writes once (`eggs = 16`, `sold = 3 * 6`; a percentage also as
-0.25) is given a new value of the same kind — whole where it was whole, a price keeps its cents, a
+The question's numbers are the program's inputs: each number the question states once (in digits or
+as a word) that the program writes once (`eggs = 16`, `sold = 3 * 6`; a percentage also as 0.25) is
+given a new value of the same kind — whole where it was whole, a price keeps its cents, a
 percentage stays a multiple of 5, round numbers stay round, days a week at most 7 (and "7 days a
-week" stays), no two alike — and the question's text and the program are rewritten with it. The rewritten program runs in the sandbox, drawn again until
-its answer is of the original's kind (whole where it was whole, in cents where it is money, not
-negative where it was not). The variant is offered only when an independent method, chain of
-thought on the new text, reaches the same answer: neither alone says the program still fits.
+week" stays), no two alike — and the question's text and the program are rewritten with it. The
+rewritten program runs in the sandbox, drawn again until its answer is of the original's kind
+(whole where it was whole, in cents where it is money, not negative where it was not). The variant
+is offered only when an independent method, chain of thought on the new text, reaches the same
+answer: neither alone says the program still fits.
 
 Everything read here is the question's and the model's text: parsed with caps, never evaluated
 outside the sandbox.
