@@ -99,8 +99,8 @@ def inputs_of(question: str, program: str) -> list[_Input]:
     values = [value for _, value in found]
     inputs = []
     for match, value in found:
-        if values.count(value) != 1:
-            continue  # "3 boxes and 3 bags": which one a line means is unknown
+        if values.count(value) != 1 or value == 1:
+            continue  # "3 boxes and 3 bags": which one a line means is unknown; "1 batch" is no "4 batch"
         percent = question[match.end() : match.end() + 1] == "%"
         most = next((bound for unit, bound in _MOST if unit.match(question, match.end())), None)
         if most is not None and value >= most:

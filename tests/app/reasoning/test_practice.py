@@ -160,6 +160,13 @@ def test_the_calendar_and_the_clock_bound_the_new_numbers(sandbox: Sandbox) -> N
         assert 2 <= days <= 7 and days != 5 and hours <= 24 and week == 7, variant.question
 
 
+def test_one_of_a_thing_stays_one() -> None:
+    """Offered: "9 batches of suckers and 4 batch of fudge" (the question said "1 batch")."""
+    fudge = "A batch of suckers takes 50 ounces, of fudge 85. How much for 7 batches of suckers and 1 batch of fudge?"
+    program = "a = 50\nb = 85\nn = 1\nm = 7\nans = a * m + b * n"
+    assert [given.text for given in inputs_of(fudge, program)] == ["50", "85", "7"]
+
+
 def _packed(question: str) -> str:
     cookies, days = (int(n) for n in re.findall(r"\d+", question)[:2])
     return str(cookies * days)
