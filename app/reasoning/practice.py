@@ -54,6 +54,8 @@ _MOST = (
     (re.compile(r"\s*(?:minutes? (?:an|each|per|every) hour|seconds? (?:a|each|per|every) minute)", re.IGNORECASE), 60),
 )
 
+_PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)  # "25%", "20 percent": 5 to 95 in fives
+
 Checker = Callable[[str], str | None]  # a question → an independent method's answer (chain of thought's)
 
 
@@ -101,7 +103,7 @@ def inputs_of(question: str, program: str) -> list[_Input]:
     for match, value in found:
         if values.count(value) != 1 or value == 1:
             continue  # "3 boxes and 3 bags": which one a line means is unknown; "1 batch" is no "4 batch"
-        percent = question[match.end() : match.end() + 1] == "%"
+        percent = bool(_PERCENT.match(question, match.end()))
         most = next((bound for unit, bound in _MOST if unit.match(question, match.end())), None)
         if most is not None and value >= most:
             continue  # "7 days a week" is no input: it is how long a week is

@@ -3,10 +3,11 @@ only when an independent check agrees (here a checker function; the real model's
 
 from __future__ import annotations
 
+import random
 import re
 
 from app.reasoning.extract import assigned_names
-from app.reasoning.practice import TRIES_PER_VARIANT, Variant, inputs_of, make_variants
+from app.reasoning.practice import TRIES_PER_VARIANT, Variant, inputs_of, make_variants, new_value
 from app.reasoning.runs import solution_of_run
 from app.reasoning.solution import Solution
 from sandbox import Sandbox
@@ -158,6 +159,16 @@ def test_the_calendar_and_the_clock_bound_the_new_numbers(sandbox: Sandbox) -> N
     for variant in made:
         _cookies, days, hours, week = (int(n) for n in re.findall(r"\d+", variant.question))
         assert 2 <= days <= 7 and days != 5 and hours <= 24 and week == 7, variant.question
+
+
+def test_a_percentage_in_words_stays_a_percentage() -> None:
+    """ "20 percent of them are ruins" is varied as a percentage (5 to 95 in fives), not as a count
+    that may reach 160 percent."""
+    question = "There are 100 castles. 80 percent of them are ruins. How many ruins?"
+    given = inputs_of(question, "castles = 100\nshare = 80 / 100\nans = castles * share")[0]
+    assert given.text == "80" and given.percent  # (100 is written twice: no input)
+    draws = {new_value(given, random.Random(seed), set()) for seed in range(40)}
+    assert all(5 <= value <= 95 and value % 5 == 0 for value in draws), draws
 
 
 def test_one_of_a_thing_stays_one() -> None:
