@@ -80,10 +80,12 @@ class FirstAnswer:
 @dataclass(frozen=True)
 class LanesWaiting:
     """Solves of a vote that wait for a later turn: the model's context cannot hold all of the
-    vote's prompts at once (a long question), so their sequences are decoded after the others."""
+    vote's prompts at once (a long question, `for_room`), or they run after the answers before
+    them (a mixed vote's PAL comes first), so their sequences are decoded after the others."""
 
     lanes: tuple[int, ...]
     reason: str
+    for_room: bool = True
 
 
 VoteEvent = VoteStarted | LaneStreamed | LaneFinished | LanesWaiting | FirstAnswer

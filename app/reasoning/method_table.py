@@ -37,8 +37,10 @@ PLAIN_CHOICES = 3
 TABLE = (
     Entry("pal", "Fast — one program (≈ 9 s)", "PAL: the model writes a program that prints the answer", ""),
     Entry(
-        "mix", "Cross-checked — 3 methods vote (≈ 23 s)",
-        "chain of thought, PAL and PoT answer side by side and vote; the support says how far to trust it", "",
+        "mix", "Cross-checked — PAL first, then checked (≈ 24 s)",
+        "PAL answers first; chain of thought checks it, and PoT votes where the two disagree; the support says "
+        "how far to trust it",
+        "",
     ),
     Entry("cot", "Explain in words — no program (≈ 8 s)", "chain of thought: reasoning in words, no program", ""),
     Entry("sc-pal", "PAL × 5, majority vote (≈ 28 s)", "five sampled programs, majority vote", "GSM8K 1–50: 56 %"),

@@ -37,7 +37,7 @@ from app.reasoning.check_working import arithmetic_slips
 from app.reasoning.choices import Choice, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
-from app.reasoning.events import Event, EventHandler, FirstAnswer, LaneFinished, VoteStarted
+from app.reasoning.events import Event, EventHandler, FirstAnswer, LaneFinished, LanesWaiting, VoteStarted
 from app.reasoning.iipc import iipc
 from app.reasoning.numbers import number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
@@ -52,7 +52,11 @@ from models.types import Generation, GenerationRequest, LanguageModel, complete,
 from sandbox import Sandbox
 
 BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
-MIX = ("cot", "pal", "pot")  # mix: one greedy solve each, majority vote, ties to the first
+MIX = ("pal", "cot", "pot")  # mix: one greedy solve each, majority vote, ties to chain of thought
+# PAL alone first, so its answer is on screen at the speed of one program; then chain of thought
+# and PoT decoded together, PoT stopped once chain of thought agrees with PAL. In one batch of
+# three the first answer came at 1.5–2.2 × greedy PAL's time (docs/results.md, issue 33).
+MIX_ROUNDS = (1, 1, 1)
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),
     "pot": ("finish", "shots", "grammar", "free", "nocomment", "fallback"),
@@ -167,8 +171,10 @@ def solve(
 
     if spec.base == "mix":
         members = [once(Method(part), context.sampling) for part in MIX]
-        first, notes = _in_rounds(members, sample_labels(MIX), context, needed=len(CROSS_CHECK))
-        slips = _slips(first[0], context) if first else ()
+        first, notes = _in_rounds(
+            members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_as_one(question)
+        )
+        slips = next((_slips(s, context) for s in first if s.method == "cot"), ())
         if slips:
             notes.append(f"Chain of thought's arithmetic has a slip: {slips[0]}; its answer counts last in a tie.")
         solution = _vote(first, notes, question, MIX[: len(first)], slipped=bool(slips))
@@ -198,6 +204,13 @@ def solve(
     if solution.answered and solution.answer and asks_for_equation(question):  # sympy's [6] is x = 6
         solution = replace(solution, answer=_roots(solution.answer))
     return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))
+
+
+def _as_one(question: str) -> Callable[[str], str]:
+    """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
+    km/h"), and sympy's [6] as chain of thought's 6 where an equation is solved."""
+    choices, equation = choices_in(question), asks_for_equation(question)
+    return lambda answer: (_roots if equation else str)(as_choice(answer, choices))
 
 
 def _roots(answer: str) -> str:
@@ -269,11 +282,19 @@ def _disputed(solution: Solution, first: list[Solution]) -> bool:
 
 
 def _in_rounds(
-    members: list[Member], labels: list[str], context: SolveContext, *, first_lane: int = 0, needed: int = 0
+    members: list[Member],
+    labels: list[str],
+    context: SolveContext,
+    *,
+    first_lane: int = 0,
+    needed: int = 0,
+    sizes: tuple[int, ...] = (),
+    same: Callable[[str], str] = str,
 ) -> tuple[list[Solution], list[str]]:
-    """A vote's solves, a round at a time, until the winner is settled or all are in, and notes on
-    how they were decoded (see `_Rounds`)."""
-    return _Rounds(members, labels, context, first_lane, needed).run()
+    """A vote's solves, a round at a time (of `sizes`, else as many as decode together), until the
+    winner is settled or all are in, and notes on how they were decoded (see `_Rounds`); `same`
+    writes answers that are one alike (the option "C" and its 75) before they are compared."""
+    return _Rounds(members, labels, context, first_lane, needed, same=same).run(sizes)
 
 
 class _Rounds:
@@ -285,8 +306,17 @@ class _Rounds:
     (`labels`, numbered from `first_lane` when they join a vote's earlier lanes), each solve's
     text in its lane and each solve's result."""
 
-    def __init__(self, members: list[Member], labels: list[str], context: SolveContext, first_lane: int, needed: int):
-        self.members, self.labels, self.first_lane, self.needed = members, labels, first_lane, needed
+    def __init__(
+        self,
+        members: list[Member],
+        labels: list[str],
+        context: SolveContext,
+        first_lane: int,
+        needed: int,
+        *,
+        same: Callable[[str], str] = str,
+    ):
+        self.members, self.labels, self.first_lane, self.needed, self.same = members, labels, first_lane, needed, same
         self.report = context.on_event or (lambda _event: None)
         self.shared = RoundModel(context.model, context.cancel, self.report)
         self.shared.on_sequence_done = self._sequence_done
@@ -298,10 +328,16 @@ class _Rounds:
         self.first_shown = first_lane > 0  # a second round's answers are not the first
         self.position = 0  # the solves dealt with so far
 
-    def run(self) -> tuple[list[Solution], list[str]]:
+    def run(self, sizes: tuple[int, ...] = ()) -> tuple[list[Solution], list[str]]:
         self.report(VoteStarted(tuple(self.labels), self.first_lane))
         shared, ended = self.shared, False
-        for members_now in shared.rounds(self.members):
+        rounds = shared.rounds(self.members, sizes)
+        later = range(self.first_lane + len(rounds[0]), self.first_lane + len(self.members)) if sizes else range(0)
+        for lane in later:  # a column that waits says for what
+            checks = lane - self.first_lane < self.needed
+            reason = "waits for the first answer, then checks it" if checks else "runs only if the others disagree"
+            self.report(LanesWaiting((lane,), reason, for_room=False))
+        for members_now in rounds:
             if shared.batching:
                 rehearsed = [_rehearsed(run, self.quiet, shared) for run in members_now]
                 shared.start_round(rehearsed, first_lane=self.first_lane + self.position)
@@ -355,22 +391,22 @@ class _Rounds:
         self.previews[position] = result
         self._learned(position, result.answer if result.answered else None)
         needed_in = all(p in self.known for p in range(self.needed))
-        return needed_in and _settles(list(self.known.values()), len(self.members) - len(self.known))
+        return needed_in and self._settles(list(self.known.values()), len(self.members) - len(self.known))
 
     def _may_end(self) -> bool:
         """The solves run so far settle the vote."""
         answers = [s.answer if s.answered else None for s in self.done]
-        return self.position >= self.needed and _settles(answers, len(self.members) - self.position)
+        return self.position >= self.needed and self._settles(answers, len(self.members) - self.position)
+
+    def _settles(self, answers: list[str | None], remaining: int) -> bool:
+        """The rest cannot change the winner."""
+        alike = [self.same(answer) if answer is not None else None for answer in answers]
+        return settled([v.count for v in vote(alike)], remaining)
 
     def _finished(self) -> tuple[list[Solution], list[str]]:
         for lane in range(self.first_lane + self.position, self.first_lane + len(self.members)):  # never run
             self.report(LaneFinished(lane, None, None, needed=False))
         return self.done, self.shared.notes
-
-
-def _settles(answers: list[str | None], remaining: int) -> bool:
-    """The rest cannot change the winner."""
-    return settled([v.count for v in vote(answers)], remaining)
 
 
 def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> GenerationRequest | None:
@@ -436,14 +472,13 @@ def _vote(
     answer programs gave first: chain of thought is the weakest at arithmetic); the working
     shown is a program's when one gave the winning answer. Answers naming one of the question's
     options count as that option."""
-    choices, equation = choices_in(question), asks_for_equation(question)
-    answers = [
-        (_roots if equation else str)(as_choice(s.answer, choices)) if s.answered and s.answer is not None else None
-        for s in samples
-    ]  # sympy's [6] and chain of thought's 6 are one answer
+    same = _as_one(question)
+    answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
     order = list(range(len(samples)))
     if methods and (len(methods) > len(MIX) or slipped or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
+    elif methods:  # else chain of thought first: it is the one method that reads the question afresh
+        order.sort(key=lambda number: methods[number] != "cot")
     votes = vote([answers[number] for number in order])
     backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted

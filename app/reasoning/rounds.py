@@ -74,11 +74,17 @@ class RoundModel:
     def name(self) -> str:
         return self.model.name
 
-    def rounds(self, solves: Sequence[T]) -> list[list[T]]:
-        """The solves in rounds: as many as decode together, or all of them one by one."""
+    def rounds(self, solves: Sequence[T], sizes: Sequence[int] = ()) -> list[list[T]]:
+        """The solves in rounds: of `sizes` (the rest in a last round), else as many as decode
+        together; all of them one by one on a model that decodes one sequence at a time."""
         if not self.batching:
             return [list(solves)]
-        return [list(solves[start : start + self.capacity]) for start in range(0, len(solves), self.capacity)]
+        rounds, start = [], 0
+        for size in (*sizes, *[self.capacity] * len(solves)):  # then as many as decode together
+            if start < len(solves):
+                rounds.append(list(solves[start : start + min(size, self.capacity)]))
+                start += min(size, self.capacity)
+        return rounds
 
     def start_round(self, requests: Sequence[GenerationRequest | None], first_lane: int = 0) -> None:
         """The first requests of the round's solves (None: a solve that will ask nothing), the

@@ -145,7 +145,7 @@ def voters_words(solution: Solution) -> str:
     methods = [sample.method for sample in solution.sampled if sample.method]
     if not methods:
         return f"{solution.samples} programs"
-    names = [method_words(method) for number, method in enumerate(methods) if method not in methods[:number]]
+    names = [method_words(method) for method in MIX_ORDER if method in methods]  # named in one order, whoever ran first
     more = len(methods) - len(names)
     if more:
         return ", ".join(names) + f" and {more} more PAL programs"
@@ -292,7 +292,7 @@ class Solution:
         ]
         if len(self.sampled) > len(METHOD_WORDS):  # a second round of programs ran
             return self._second_round(agreeing, share)
-        names = [method_words(method) for method in agreeing]
+        names = [method_words(method) for method in MIX_ORDER if method in agreeing]  # the same words whoever ran first
         ran = {sample.method for sample in self.sampled}
         level = "+".join(m for m in MIX_ORDER if m in agreeing) if len(agreeing) > 1 else "tie"
         if level == "cot+pal+pot":

@@ -29,7 +29,14 @@ from PySide6.QtWidgets import (
 from app.reasoning import SolveStatus, TokenStreamed
 from app.reasoning.answer_table import AnswerTable, table_of, wants_chart
 from app.reasoning.answer_units import dressed, needs_calculation
-from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed, LanesWaiting, VoteStarted
+from app.reasoning.events import (
+    FirstAnswer,
+    LaneFinished,
+    LaneStreamed,
+    LanesWaiting,
+    ModelStarted,
+    VoteStarted,
+)
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
@@ -135,11 +142,18 @@ class OutputPane(QWidget):
         self.working.show_tally(work.tally, work.attempts)
         work.checked_changed.connect(lambda: self.working.show_checked(work.checked))
         events.subscribe(TokenStreamed, self._on_token)
+        events.subscribe(ModelStarted, self._on_model_started)
         events.subscribe(VoteStarted, self._on_vote_started)
         events.subscribe(LaneStreamed, lambda streamed: self.lanes.append(streamed.lane, streamed.text))
         events.subscribe(LaneFinished, self._on_lane_finished)
         events.subscribe(FirstAnswer, self._on_first_answer)
         events.subscribe(LanesWaiting, lambda waiting: self.lanes.wait(waiting.lanes, waiting.reason))
+
+    def _on_model_started(self, started: ModelStarted) -> None:
+        """Chain of thought checking a program's answer: its words under what the program printed."""
+        printed = self.output.toPlainText()
+        if started.purpose == "reasoning" and printed and not self._work.try_yourself:
+            self.append_output(("\n" if printed.endswith("\n") else "\n\n") + "Chain of thought, checking it:\n")
 
     def _on_token(self, token: TokenStreamed) -> None:
         if token.purpose == "reasoning" and not self._work.try_yourself:  # chain of thought's words: under Output

@@ -46,8 +46,9 @@ class QuestionPane(QWidget):
                 self.method.model().item(self.method.count() - 1).setEnabled(False)  # type: ignore[attr-defined]
         self.method.insertSeparator(PLAIN_CHOICES)  # the plain choices, then the others with what they measured
         self.method.setToolTip(
-            "Fast: one program. Cross-checked: chain of thought, PAL and PoT answer side by side and "
-            "vote; when they disagree, compare them. Explain in words: chain of thought, no program. "
+            "Fast: one program. Cross-checked: PAL's answer first, then chain of thought checks it and PoT "
+            "votes where they disagree; when they disagree, compare them. Explain in words: chain of thought, "
+            "no program. "
             "Below the line: more methods."
         )
         for combo in (self.examples, self.method):  # their longest item must not set the pane's width

@@ -68,7 +68,7 @@ class StatusView(QObject):
         events.subscribe(ExecutionStarted, self._on_execution_started)
         events.subscribe(VoteStarted, self._on_vote_started)
         events.subscribe(LaneFinished, self._on_lane_finished)
-        events.subscribe(LanesWaiting, lambda _waiting: self.ticker.set_phase(PHASES["turns"] + "…"))
+        events.subscribe(LanesWaiting, self._on_lanes_waiting)
         events.subscribe(RepairProposed, self._on_repair_proposed)
         events.subscribe(Warming, self._on_warming)
         events.subscribe(TokenStreamed, lambda _token: self._count_token())
@@ -94,6 +94,10 @@ class StatusView(QObject):
             self.show(meanwhile)
         elif self._line.text() == meanwhile:
             self.show(self.ready_text)
+
+    def _on_lanes_waiting(self, waiting: LanesWaiting) -> None:
+        if waiting.for_room:  # the solves take turns: a phase of its own (the others wait their order)
+            self.ticker.set_phase(PHASES["turns"] + "…")
 
     def _on_busy(self, busy: bool) -> None:
         self._tokens = 0

@@ -155,16 +155,14 @@ def test_ask_prints_a_votes_first_answer_at_once_and_says_when_the_vote_changed_
     from sandbox import Sandbox
 
     stderr = io.StringIO()
-    model = ScriptedModel(["Answer: 41", "```python\nprint(14)\n```", "```python\nans = 14\n```"], parallel=8)
+    model = ScriptedModel(["```python\nprint(41)\n```", "Answer: 14", "```python\nans = 14\n```"], parallel=8)
     with Sandbox() as sandbox:
         solution = solve("Change from $50?", "mix", model, sandbox, on_event=Progress(stderr, enabled=True).on_event)
-    assert "First answer (Chain of thought): 41 — checking with the other methods…\n" in stderr.getvalue()
+    assert "First answer (PAL): 41 — checking with the other methods…\n" in stderr.getvalue()
     _report(solution, as_json=False)
     printed = capsys.readouterr().out
     assert printed.startswith("Answer: 14\n")
-    assert (
-        "Note: The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it" in printed
-    )
+    assert "Note: The first answer shown, 41 (PAL), was only a first answer: the vote changed it" in printed
 
 
 def test_check_prints_each_lines_verdict_and_the_first_wrong_line(tmp_path: Path) -> None:

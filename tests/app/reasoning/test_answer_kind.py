@@ -64,9 +64,9 @@ def test_a_fraction_asked_for_is_given_as_one() -> None:
 
 def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> None:
     question = "A pizza has 12 slices and 5 are eaten. Welcher Anteil der Pizza bleibt übrig?"
-    model = ScriptedModel(["Answer: 7", pal("12 - 5"), pot("12 - 5")], parallel=8)
+    model = ScriptedModel([pal("12 - 5"), "Answer: 7", pot("12 - 5")], parallel=8)
     solution = solve(question, "mix", model, sandbox)
     assert solution.answer == "7" and not solution.confidence.confident
     assert solution.confidence.text.endswith("; but the question asks for a fraction, and this is not one")
-    right = solve(question, "mix", ScriptedModel(["Answer: 7/12", pal("7 / 12"), pot("7 / 12")], parallel=8), sandbox)
+    right = solve(question, "mix", ScriptedModel([pal("7 / 12"), "Answer: 7/12"], parallel=8), sandbox)
     assert right.answer == "7/12" and right.confidence.confident

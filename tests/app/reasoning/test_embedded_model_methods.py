@@ -85,17 +85,17 @@ class _Counting:
         """The fixture's model is closed by the fixture."""
 
 
-def test_a_mixed_vote_is_one_batch_of_three_methods(local_model: LocalModel, sandbox: Sandbox) -> None:
+def test_a_mixed_vote_asks_pal_first_and_pot_only_if_needed(local_model: LocalModel, sandbox: Sandbox) -> None:
     """The rehearsed first requests are exactly those the methods send: nothing is decoded twice.
-    Each method's reply reaches its own lane as the batch decodes, whole and once. Chain of thought
-    and PAL agreeing settle it: PoT counts if it had finished, else it stops there."""
+    PAL first (its answer is the first on screen), then chain of thought; their agreeing settles
+    it, so PoT is not asked. Each method's reply reaches its own lane, whole and once."""
     model = _Counting(local_model)
     events: list[object] = []
     question = "A box holds 6 rows of 7 eggs. How many eggs are in the box?"
     solution = solve(question, "mix", model, sandbox, on_event=events.append)
-    assert model.batches == [3] and model.single == 0, (model.batches, model.single)
-    assert [s.method for s in solution.sampled][:2] == ["cot", "pal"] and solution.answer == "42", solution.sampled
-    assert [type(e) for e in events].count(FirstAnswer) == 1
+    assert model.batches == [1, 1] and model.single == 0, (model.batches, model.single)
+    assert [s.method for s in solution.sampled] == ["pal", "cot"] and solution.answer == "42", solution.sampled
+    assert [e.label for e in events if isinstance(e, FirstAnswer)] == ["PAL"]
     lanes: dict[int, str] = {}
     for event in events:
         if isinstance(event, LaneStreamed):

@@ -17,7 +17,7 @@ from models.testing import ScriptedModel
 from models.types import BatchEvent, Capabilities, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
 
-from .test_methods import FAILS, pal, pot
+from .test_methods import FAILS, pal
 
 
 @pytest.mark.parametrize(
@@ -286,53 +286,57 @@ def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox
     assert first_request(lambda m: solve("   ", "pal", m, sandbox), model) is None  # an empty question asks nothing
 
 
-def test_a_mixed_round_asks_nothing_it_did_not_foresee_in_its_batch(sandbox: Sandbox) -> None:
-    """PoT without `ans` asks for the missing line after the batch: that goes to the model alone."""
+def test_a_mixed_vote_asks_nothing_it_did_not_foresee(sandbox: Sandbox) -> None:
+    """PoT without `ans` asks for the missing line: that goes to the model as a request of its own."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel(["Answer: 12", pal("13"), no_ans, " x"], parallel=8)
+    model = ScriptedModel([pal("13"), "Answer: 12", no_ans, " x"], parallel=8)
     solution = solve("q", "mix", model, sandbox)
-    assert model.batches == [3] and len(model.requests) == 4
-    assert [s.answer for s in solution.sampled] == ["12", "13", "12"] and solution.answer == "12"
+    assert model.batches == [1, 1, 1] and len(model.requests) == 4
+    assert [s.answer for s in solution.sampled] == ["13", "12", "12"] and solution.answer == "12"
 
 
-def test_once_chain_of_thought_and_pal_agree_pot_asks_nothing_more(sandbox: Sandbox) -> None:
-    """The vote is settled and confident: PoT's request for its `ans` line would only cost time
-    (50 s on a long question), so it is not sent and PoT's lane says it was not needed."""
-    no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel(["Answer: 12", pal("12"), no_ans, " never asked"], parallel=8)
+def test_once_chain_of_thought_and_pal_agree_pot_is_not_asked(sandbox: Sandbox) -> None:
+    """The vote is settled and confident: PoT (and its request for an `ans` line, 50 s on a long
+    question) would only cost time, so it is not asked and its lane says it was not needed."""
+    model = ScriptedModel([pal("12"), "Answer: 12", "never asked"], parallel=8)
     events: list[object] = []
     solution = solve("q", "mix", model, sandbox, on_event=events.append)
-    assert model.batches == [3] and len(model.requests) == 3
+    assert model.batches == [1, 1] and len(model.requests) == 2
     assert solution.answer == "12" and solution.confidence.confident and solution.samples == 2
     assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)] == [(0, True), (1, True), (2, False)]
+    waiting = [(e.lanes, e.reason, e.for_room) for e in events if isinstance(e, LanesWaiting)]
+    assert waiting == [
+        ((1,), "waits for the first answer, then checks it", False),
+        ((2,), "runs only if the others disagree", False),
+    ]
 
 
-def test_a_pot_answer_already_decoded_still_counts_once_the_vote_is_settled(sandbox: Sandbox) -> None:
-    model = ScriptedModel(["Answer: 12", pal("12"), pot("12")], parallel=8)
-    solution = solve("q", "mix", model, sandbox)
-    assert solution.votes == (Vote("12", 3),) and solution.confidence.text.startswith("all 3 methods agree")
+def test_an_answer_already_decoded_still_counts_once_the_vote_is_settled(sandbox: Sandbox) -> None:
+    model = ScriptedModel([pal("12"), pal("12"), pal("12")], parallel=8)
+    solution = solve("q", "sc3-pal", model, sandbox)
+    assert solution.votes == (Vote("12", 3),)
 
 
 def test_sequences_that_cannot_change_the_vote_stop_decoding(sandbox: Sandbox) -> None:
-    """Chain of thought and PAL agree while PoT still writes: PoT's sequence stops there."""
-    long_pot = pot("12") + "\n" + "# more words " * 200
-    model = ScriptedModel(["Answer: 12", pal("12"), long_pot], parallel=8, chunk_size=4)
+    """Two of three programs agree while the third still writes: its sequence stops there."""
+    long_pal = pal("12") + "\n" + "# more words " * 200
+    model = ScriptedModel([pal("12"), pal("12"), long_pal], parallel=8, chunk_size=4)
     events: list[object] = []
-    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    solution = solve("q", "sc3-pal", model, sandbox, on_event=events.append)
     streamed = sum(len(e.text) for e in events if isinstance(e, LaneStreamed) and e.lane == 2)
-    assert streamed < len(long_pot) // 2  # stopped long before its end
-    assert solution.answer == "12" and solution.samples == 2 and solution.confidence.confident
+    assert streamed < len(long_pal) // 2  # stopped long before its end
+    assert solution.answer == "12" and solution.samples == 2
     assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)][-1] == (2, False)
 
 
 def test_the_first_answer_is_reported_while_the_batch_still_decodes(sandbox: Sandbox) -> None:
     long_pal = pal("12").replace("print", "# a long comment " * 50 + "\nprint")
-    model = ScriptedModel(["Answer: 12", long_pal, pot("13")], parallel=8, chunk_size=4)
+    model = ScriptedModel([pal("12"), long_pal, pal("13")], parallel=8, chunk_size=4)
     events: list[object] = []
-    solve("q", "mix", model, sandbox, on_event=events.append)
+    solve("q", "sc3-pal", model, sandbox, on_event=events.append)
     first = next(i for i, e in enumerate(events) if isinstance(e, FirstAnswer))
-    assert events[first] == FirstAnswer(0, "Chain of thought", "12")
-    assert any(isinstance(e, LaneStreamed) and e.lane == 1 for e in events[first:])  # PAL was still writing
+    assert events[first] == FirstAnswer(0, "Program 1 of 3", "12")
+    assert any(isinstance(e, LaneStreamed) and e.lane == 1 for e in events[first:])  # the second was still writing
     assert sum(isinstance(e, FirstAnswer) for e in events) == 1
 
 
@@ -348,20 +352,29 @@ def _lanes(events: list[object]) -> tuple[list[str], dict[int, str], list[tuple[
     return names[0], texts, ends
 
 
-def test_a_batched_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
-    """Every sequence's text reaches its lane as it decodes (no lane waits for the one streaming),
-    a kept reply handed over later is not reported twice, and PoT's request for its `ans` line,
-    asked after the batch, lands in PoT's lane."""
+def test_a_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
+    """Each solve's text reaches its lane as it decodes, a reply is not reported twice, and PoT's
+    request for its `ans` line lands in PoT's lane."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel(["Twelve.\nAnswer: 12", pal("13"), no_ans, " x"], parallel=8, chunk_size=3)
+    model = ScriptedModel([pal("13"), "Twelve.\nAnswer: 12", no_ans, " x"], parallel=8, chunk_size=3)
     events: list[object] = []
     solve("q", "mix", model, sandbox, on_event=events.append)
     names, texts, ends = _lanes(events)
-    assert names == ["Chain of thought", "PAL", "PoT"]
-    assert texts == {0: "Twelve.\nAnswer: 12", 1: pal("13"), 2: no_ans + " x"}
+    assert names == ["PAL", "Chain of thought", "PoT"]
+    assert texts == {0: pal("13"), 1: "Twelve.\nAnswer: 12", 2: no_ans + " x"}
+    assert ends == [(0, "13"), (1, "12"), (2, "12")]
+
+
+def test_a_batched_vote_reports_each_samples_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
+    """Every sequence of a batch reaches its lane as it decodes: no lane waits for the one streaming."""
+    model = ScriptedModel([pal("12"), pal("13"), pal("14")], parallel=8, chunk_size=3)
+    events: list[object] = []
+    solve("q", "sc3-pal", model, sandbox, on_event=events.append)
+    _names, texts, ends = _lanes(events)
+    assert texts == {0: pal("12"), 1: pal("13"), 2: pal("14")}
     first_end = next(i for i, e in enumerate(events) if isinstance(e, LaneFinished))
     assert {e.lane for e in events[:first_end] if isinstance(e, LaneStreamed)} == {0, 1, 2}
-    assert ends == [(0, "12"), (1, "13"), (2, "12")]
+    assert ends == [(0, "12"), (1, "13"), (2, "14")]
 
 
 def test_a_vote_one_at_a_time_reports_its_lanes_in_turn(sandbox: Sandbox) -> None:

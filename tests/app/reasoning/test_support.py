@@ -21,11 +21,10 @@ RESULTS = (Path(__file__).resolve().parents[3] / "docs" / "results.md").read_tex
 @pytest.mark.parametrize(
     ("replies", "level"),
     [
-        (["Answer: 12", pal("12"), pot("12")], "all"),
-        (["Answer: 12", pal("12"), pot("11")], "cot+pal-pot"),
-        (["Answer: 11", pal("12"), pot("12")], "pal+pot"),
-        (["Answer: 12", pal("11"), pot("12")], "cot+pot"),
-        (["Answer: 10", pal("11"), pot("12")], "tie"),
+        ([pal("12"), "Answer: 12"], "cot+pal"),  # PoT is not asked: it could not change the answer
+        ([pal("12"), "Answer: 11", pot("12")], "pal+pot"),
+        ([pal("11"), "Answer: 12", pot("12")], "cot+pot"),
+        ([pal("11"), "Answer: 10", pot("12")], "tie"),
     ],
 )
 def test_each_mixed_vote_says_how_it_was_checked(replies: list[str], level: str, sandbox: Sandbox) -> None:
@@ -43,7 +42,7 @@ def test_a_measured_figure_is_one_docs_results_reports() -> None:
 
 
 def test_who_voted_reads_as_words(sandbox: Sandbox) -> None:
-    replies = ["Answer: 41", pal("14"), pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
+    replies = [pal("14"), "Answer: 41", pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
     solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
     assert voters_words(solution) == "chain of thought, PAL, PoT and 4 more PAL programs"
     assert solution.confidence.words == "the methods disagreed, so more programs were written: most of them agree"

@@ -90,7 +90,7 @@ def test_a_reply_in_words_is_not_put_in_the_program_editor(qtbot: QtBot, make_wi
 
 def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBot, make_window: WindowMaker) -> None:
     reasoning = "Three pens at $4 each cost 3 * 4 = 12 dollars.\nAnswer: 12"
-    window = make_window(ScriptedModel([reasoning, "```python\nprint(3 * 4)\n```"], chunk_size=4, chunk_delay_s=0.005))
+    window = make_window(ScriptedModel(["```python\nprint(3 * 4)\n```", reasoning], chunk_size=4, chunk_delay_s=0.005))
     window.question_pane.pick_method("mix")
     seen: list[tuple[str, str]] = []
 
@@ -102,8 +102,8 @@ def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBo
     window.question.setPlainText("Three pens at $4: how much?")
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
-    assert len(seen) > 5 and all(editor == "" for editor, _output in seen)
-    assert seen[-1][1] == reasoning
+    assert len(seen) > 5 and all(editor == "print(3 * 4)" for editor, _output in seen)  # PAL's, written first
+    assert seen[-1][1] == "12\n\nChain of thought, checking it:\n" + reasoning  # under what PAL printed
     assert window.editor.toPlainText() == "print(3 * 4)" and window.answer.text() == "$12.00"
 
 

@@ -81,29 +81,29 @@ def _solve_mixed(qtbot: QtBot, window: MainWindow, model: ScriptedModel) -> None
 
 
 def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_window: WindowMaker) -> None:
-    model = ScriptedModel(["12 in all.\nAnswer: 12", TWELVE, "```python\nans = 11\n```"], parallel=8)
+    model = ScriptedModel([TWELVE, "12 in all.\nAnswer: 11", "```python\nans = 12\n```"], parallel=8)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
-    assert model.batches == [3]
+    assert model.batches == [1, 1, 1]  # PAL, then chain of thought, then PoT where the two disagree
     samples = window.output_pane.samples
     texts = [samples.item(i).text() for i in range(samples.count())]
-    assert texts == ["Chain of thought: 12 — agrees with the answer", "PAL: 12 — agrees with the answer", "PoT: 11"]
+    assert texts == ["PAL: 12 — agrees with the answer", "Chain of thought: 11", "PoT: 12 — agrees with the answer"]
     label = window.output_pane.votes.text()
     assert "Vote of chain of thought, PAL and PoT: 12 ×2, 11 ×1; 0 failed" in label
-    assert "Checked: two different methods agree, a third does not" in label
+    assert "Checked: the two programs agree, the reasoning in words does not — compare them" in label
     assert window.output_pane.votes.toolTip().startswith(
-        "2 of 3 methods agree (chain of thought and PAL). Answers checked this way were right 11 of 13 times (85 %)"
+        "2 of 3 methods agree (PAL and PoT). Answers checked this way were right 26 of 38 times (68 %)"
     )
     assert window.speed_label.text().startswith("3 methods, ")
     shown = window.editor.toPlainText()
-    samples.itemClicked.emit(samples.item(0))
+    samples.itemClicked.emit(samples.item(1))
     assert window.editor.toPlainText() == shown  # chain of thought has no program to open
     samples.itemClicked.emit(samples.item(2))
-    assert window.editor.toPlainText() == "ans = 11"
+    assert window.editor.toPlainText() == "ans = 12"
 
 
 def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
-    model = ScriptedModel(["Four threes are 12.\nAnswer: 12", ELEVEN, "```python\nans = 10\n```"], parallel=8)
+    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     compare = window.output_pane.compare
@@ -112,27 +112,26 @@ def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_
     assert [t.toPlainText() for t in compare.texts] == ["Four threes are 12.\nAnswer: 12", "print(11)"]
     wrap = QPlainTextEdit.LineWrapMode
     assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.WidgetWidth]  # both wrap: issue 29
-    _solve_mixed(qtbot, window, ScriptedModel(["Answer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8))
+    _solve_mixed(qtbot, window, ScriptedModel([TWELVE, "Answer: 12"], parallel=8))
     assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()
 
 
-def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
-    """Every column of a batch grows before any solve has run; then each heading gets its answer."""
-    reasoning = "Three pens, four dollars each: 3 times 4 is 12.\nAnswer: 12"
-    model = ScriptedModel([reasoning, TWELVE, "```python\nans = 11\n```"], parallel=8, chunk_size=4)
+def test_a_mixed_vote_writes_pal_first_and_says_what_the_other_columns_wait_for(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """PAL's column fills first (its answer is the first on screen); chain of thought's says it
+    waits to check it, PoT's that it runs only if they disagree; then each heading gets its answer."""
+    reasoning = "Three pens, four dollars each: 3 times 4 is 11.\nAnswer: 11"
+    model = ScriptedModel([TWELVE, reasoning, "```python\nans = 12\n```"], parallel=8, chunk_size=4)
     window = make_window(model)
     pane = window.output_pane
-    lengths_at_first_finish: list[list[int]] = []
-    on_event(
-        window,
-        LaneFinished,
-        lambda _f: lengths_at_first_finish.append([len(t.toPlainText()) for t in pane.lanes.texts]),
-    )
+    at_first_finish: list[list[str]] = []
+    on_event(window, LaneFinished, lambda _f: at_first_finish.append([t.placeholderText() for t in pane.lanes.texts]))
     _solve_mixed(qtbot, window, model)
-    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
-    assert all(length > 0 for length in lengths_at_first_finish[0])  # written together, not one by one
+    assert at_first_finish[0][1:] == ["Waits for the first answer, then checks it", "Runs only if the others disagree"]
+    assert [h.text() for h in pane.lanes.headers] == ["PAL: 12", "Chain of thought: 11", "PoT: 12"]
     shown = [t.toPlainText().rstrip("\n") for t in pane.lanes.texts]
-    assert shown == [reasoning, "price = 4\nprint(price * 3)", "ans = 11"]  # programs without their fences
+    assert shown == ["price = 4\nprint(price * 3)", reasoning, "ans = 12"]  # programs without their fences
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Three pens at $4: how much?")
     window.controller.model = ScriptedModel([TWELVE])
@@ -141,10 +140,28 @@ def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_windo
     assert not pane.lanes.isVisible() and pane.lanes.texts == []  # one solve: no columns
 
 
+def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Every column of a batch grows before any solve has run."""
+    model = ScriptedModel([TWELVE] * 5, parallel=8, chunk_size=4)
+    window = make_window(model)
+    pane = window.output_pane
+    lengths_at_first_finish: list[list[int]] = []
+    on_event(
+        window,
+        LaneFinished,
+        lambda _f: lengths_at_first_finish.append([len(t.toPlainText()) for t in pane.lanes.texts]),
+    )
+    window.question_pane.pick_method("sc-pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    assert model.batches == [5] and all(length > 0 for length in lengths_at_first_finish[0])  # written together
+
+
 def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
-    model = ScriptedModel(["Four threes are 12.\nAnswer: 12", ELEVEN, "```python\nans = 10\n```"], parallel=8)
+    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     assert window.answer.text() == "$12.00"
@@ -155,19 +172,18 @@ def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
 def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, make_window: WindowMaker) -> None:
     """A long question whose prompts the context cannot hold together: the column decoded later
     says it waits for room while the others are written, and the answer says how it was made."""
-    model = ScriptedModel(["12 in all.\nAnswer: 12", TWELVE, "```python\nans = 12\n```"], parallel=8, holds=2)
+    model = ScriptedModel([TWELVE] * 5, parallel=8, holds=2)
     window = make_window(model)
     lanes = window.output_pane.lanes
     placeholders: list[list[str]] = []
     on_event(window, LaneFinished, lambda _f: placeholders.append([t.placeholderText() for t in lanes.texts]))
-    _solve_mixed(qtbot, window, model)
-    assert placeholders[0] == [
-        "Reading the question…",
-        "Reading the question…",
-        "Waiting for room in the model's context…",
-    ]
+    window.question_pane.pick_method("sc-pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    assert placeholders[0] == ["Reading the question…"] * 2 + ["Waiting for room in the model's context…"] * 3
     assert window.answer.text() == "$12.00"
-    assert "decoded in 2 turns" in window.output_pane.votes.text()
+    assert "decoded in 3 turns" in window.output_pane.votes.text()
 
 
 def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_window: WindowMaker) -> None:
@@ -216,11 +232,11 @@ def test_the_status_bar_shows_the_running_solves_own_speed(make_window: WindowMa
 def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
-    """Chain of thought ends first (its reply is short) while PAL and PoT still write: its answer is
-    on screen, marked, until the vote's answer replaces it and says the first one was overturned."""
-    slow = "```python\n" + "# counting the pens one by one\n" * 40 + "print(14)\n```"
+    """PAL's answer is on screen as soon as its program has run, marked, while chain of thought
+    and PoT check it; the vote's answer replaces it and says the first one was overturned."""
+    slow = "Counting the pens one by one. " * 40 + "\nAnswer: 14"
     model = ScriptedModel(
-        ["Answer: 41", slow, "```python\nans = 14\n```"], parallel=8, chunk_size=8, chunk_delay_s=0.002
+        ["```python\nprint(41)\n```", slow, "```python\nans = 14\n```"], parallel=8, chunk_size=8, chunk_delay_s=0.002
     )
     window = make_window(model)
     window.question_pane.pick_method("mix")
@@ -230,26 +246,20 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
     window.question.setPlainText("Pens at 3 for $4: 27 pens from $50, change?")
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
-    assert seen == [
-        ("$41.00  (checking…)", "First answer, from Chain of thought: the other methods are still checking it")
-    ]
+    assert seen == [("$41.00  (checking…)", "First answer, from PAL: the other methods are still checking it")]
     assert window.answer.text() == "$14.00"
-    assert (
-        "The first answer shown, 41 (Chain of thought), was only a first answer: the vote changed it"
-        in pane.votes.text()
-    )
+    assert "The first answer shown, 41 (PAL), was only a first answer: the vote changed it" in pane.votes.text()
 
 
 def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_window: WindowMaker) -> None:
-    long_pot = "```python\nans = 12\n" + "# more words\n" * 200 + "```"
-    model = ScriptedModel(["Answer: 12", "```python\nprint(12)\n```", long_pot], parallel=8, chunk_size=4)
+    model = ScriptedModel(["```python\nprint(12)\n```", "Answer: 12"], parallel=8, chunk_size=4)
     window = make_window(model)
     window.question_pane.pick_method("mix")
     window.question.setPlainText("Three at $4?")
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     headers = [h.text() for h in window.output_pane.lanes.headers]
-    assert headers == ["Chain of thought: 12", "PAL: 12", "PoT: not needed, the others agree"]
+    assert headers == ["PAL: 12", "Chain of thought: 12", "PoT: not needed, the others agree"]
 
 
 def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_revealed(
@@ -258,19 +268,19 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     """Issue 31: while the student tries a voted question, the columns, the Programs list, the
     tally, Compare and Output did say the answer."""
     reasoning = "Four threes are 12.\nAnswer: 12"
-    model = ScriptedModel([reasoning, TWELVE, "```python\nans = 11\n```"], parallel=8, chunk_size=4)
+    model = ScriptedModel([TWELVE, reasoning.replace("12", "11"), "```python\nans = 12\n```"], parallel=8, chunk_size=4)
     window = make_window(model)
     window.question_pane.try_yourself.setChecked(True)
     _solve_mixed(qtbot, window, model)
     pane = window.output_pane
-    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: done", "PAL: done", "PoT: done"]
-    assert pane.lanes.texts[0].toPlainText() == "" and pane.lanes.texts[1].toPlainText().startswith("price = 4")
+    assert [h.text() for h in pane.lanes.headers] == ["PAL: done", "Chain of thought: done", "PoT: done"]
+    assert pane.lanes.texts[1].toPlainText() == "" and pane.lanes.texts[0].toPlainText().startswith("price = 4")
     listed = [pane.samples.item(i).text() for i in range(pane.samples.count())]
     assert not any("12" in text or "11" in text for text in listed), listed
     assert "12" not in pane.votes.text() and "12" not in pane.output.toPlainText()
     assert not pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare))
     pane.working.show_all_button.click()
-    assert [h.text() for h in pane.lanes.headers] == ["Chain of thought: 12", "PAL: 12", "PoT: 11"]
-    assert pane.lanes.texts[0].toPlainText().startswith("Four threes")
-    assert pane.samples.item(0).text() == "Chain of thought: 12 — agrees with the answer"
+    assert [h.text() for h in pane.lanes.headers] == ["PAL: 12", "Chain of thought: 11", "PoT: 12"]
+    assert pane.lanes.texts[1].toPlainText().startswith("Four threes")
+    assert pane.samples.item(0).text() == "PAL: 12 — agrees with the answer"
     assert pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare)) and window.answer.text() == "$12.00"
