@@ -53,9 +53,10 @@ from sandbox import Sandbox
 
 BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
 MIX = ("pal", "cot", "pot")  # mix: one greedy solve each, majority vote, ties to chain of thought
-# PAL alone first, so its answer is on screen at the speed of one program; then chain of thought
-# and PoT decoded together, PoT stopped once chain of thought agrees with PAL. In one batch of
-# three the first answer came at 1.5–2.2 × greedy PAL's time (docs/results.md, issue 33).
+# One at a time: PAL first, so its answer is on screen at the speed of one program; then chain of
+# thought; PoT only where the two disagree. Each decodes at a single sequence's full speed: in one
+# batch of three each got a third of it, and the first answer came at 2.16 × greedy PAL's time on
+# the development machine (docs/results.md, issue 33).
 MIX_ROUNDS = (1, 1, 1)
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),
@@ -466,8 +467,8 @@ def _vote(
     samples: list[Solution], notes: list[str], question: str, methods: tuple[str, ...] = (), *, slipped: bool = False
 ) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
-    `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (chain of
-    thought first, so a three-way tie of the first round goes to it; after a second round, or when
+    `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
+    three-way tie of the first round goes to chain of thought; after a second round, or when
     its written arithmetic `slipped`, or when the question's numbers are large, a tie goes to the
     answer programs gave first: chain of thought is the weakest at arithmetic); the working
     shown is a program's when one gave the winning answer. Answers naming one of the question's
@@ -477,7 +478,7 @@ def _vote(
     order = list(range(len(samples)))
     if methods and (len(methods) > len(MIX) or slipped or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
-    elif methods:  # else chain of thought first: it is the one method that reads the question afresh
+    elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
     votes = vote([answers[number] for number in order])
     backed = True

@@ -132,7 +132,7 @@ class OutputPane(QWidget):
     def _subscribe(self, work: Work, events: Events) -> None:
         work.started.connect(self.clear)
         work.solution_changed.connect(self._on_solution_changed)
-        work.run_changed.connect(self._show_run)
+        work.run_changed.connect(self._on_solve_ran)
         work.graph_changed.connect(self.show_graph)
         work.forgotten.connect(self.forget_answer)
         work.revealed.connect(self._on_revealed)
@@ -179,6 +179,14 @@ class OutputPane(QWidget):
         front = self._front_tab(solution, trace=origin == "run" and run is not None and bool(run.trace))
         if front is not None:
             self.bring_forward(front)
+
+    def _on_solve_ran(self, run: RunView) -> None:
+        """A program of the solve in progress ran: shown at once, unless the student tries the
+        question first (PAL's printed answer would stand there while chain of thought checks it)."""
+        if self._work.try_yourself:
+            self.show_output("Hidden while you try it yourself.")
+        else:
+            self._show_run(run)
 
     def _show_run(self, run: RunView) -> None:
         self.show_output(run.text)

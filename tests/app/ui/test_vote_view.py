@@ -271,8 +271,11 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     model = ScriptedModel([TWELVE, reasoning.replace("12", "11"), "```python\nans = 12\n```"], parallel=8, chunk_size=4)
     window = make_window(model)
     window.question_pane.try_yourself.setChecked(True)
-    _solve_mixed(qtbot, window, model)
     pane = window.output_pane
+    during: list[str] = []  # while chain of thought checks PAL's answer
+    on_event(window, LaneFinished, lambda _f: during.append(pane.output.toPlainText() + str(pane.variables.rowCount())))
+    _solve_mixed(qtbot, window, model)
+    assert during[0] == "Hidden while you try it yourself.0", during  # PAL's printed 12 was there, and its values
     assert [h.text() for h in pane.lanes.headers] == ["PAL: done", "Chain of thought: done", "PoT: done"]
     assert pane.lanes.texts[1].toPlainText() == "" and pane.lanes.texts[0].toPlainText().startswith("price = 4")
     listed = [pane.samples.item(i).text() for i in range(pane.samples.count())]
