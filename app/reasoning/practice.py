@@ -17,6 +17,7 @@ outside the sandbox.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import random
 import re
@@ -171,12 +172,18 @@ def rewritten(question: str, program: str, inputs: list[_Input], values: list[fl
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
+@functools.lru_cache(maxsize=4)
+def _names(program: str) -> frozenset[str]:
+    """The program's names: read once for all the draws of one variant, not once per draw."""
+    return frozenset(node.id for node in program_nodes(program) if isinstance(node, ast.Name))
+
+
 def _renamed(program: str, said: dict[float, str]) -> dict[str, str]:
     """Each name of the program with a whole number of the question as one of its parts
     (`tables_4_legs`, `legs4`), that number's new value in its place; a name that would become
     one the program has already is left alone."""
     wholes = {str(int(old)): new for old, new in said.items() if old.is_integer() and new.isdigit()}
-    names = {node.id for node in program_nodes(program) if isinstance(node, ast.Name)}
+    names = _names(program)
     renamed: dict[str, str] = {}
     for name in names:
         new = re.sub(r"(?<![0-9])[0-9]+(?![0-9])", lambda m: wholes.get(m.group(), m.group()), name)
