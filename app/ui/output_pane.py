@@ -166,7 +166,10 @@ class OutputPane(QWidget):
         if origin == "run" and run is not None:
             self._show_run(run)
         elif origin in ("reopen", "practice") or _not_taken(solution, run):
-            self.clear()
+            if origin == "solve":  # the vote's list and columns stay; the steps were of the program not kept
+                self.stepper.load((), "")
+            else:
+                self.clear()
             error = error_text(solution.error, solution.program or "", solution.error_line) if solution.error else ""
             self.show_output(solution.output + (f"\n{error}" if error else ""))
         self.show_solution(solution, self._work.trace, trying=self._work.hiding)
@@ -559,7 +562,6 @@ class OutputPane(QWidget):
 
 def _not_taken(solution: Solution, run: RunView | None) -> bool:
     """A solve's last run was of a program the solve did not keep (a second look over data that
-    failed): the output shown must be that of the program that stands."""
-    return (
-        solution.samples <= 1 and run is not None and solution.program is not None and run.program != solution.program
-    )
+    failed; PoT's, where PAL's answer won the vote): the output shown must be that of the program
+    that stands."""
+    return run is not None and solution.program is not None and run.program != solution.program

@@ -105,7 +105,8 @@ class Stepper(QWidget):
         quiz.addWidget(self.quiz_line, 1)
         quiz.addWidget(self.guess)
         self.quiz_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.guess.setMaximumWidth(160)
+        hint = self.guess.fontMetrics().horizontalAdvance(self.guess.placeholderText())  # whole at any scale
+        self.guess.setFixedWidth(hint + 4 * self.guess.fontMetrics().averageCharWidth())
         layout.addWidget(self.quiz_box)
         layout.addWidget(Label("Printed so far:"))
         layout.addWidget(self.output)

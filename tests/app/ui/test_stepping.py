@@ -92,6 +92,8 @@ def test_predict_the_next_value_hides_it_until_guessed_and_counts_right_guesses(
     stepper.forward_button.click()  # line 1 runs: boxes is about to be shown
     assert _rows(stepper.variables)["boxes"].text() == "?" and stepper.guess.isVisible()
     assert stepper.quiz_line.text() == "What will boxes be after line 1 runs?"
+    hint = stepper.guess.fontMetrics().horizontalAdvance(stepper.guess.placeholderText())
+    assert stepper.guess.contentsRect().width() > hint  # seen cut at 1366×768
     marked = window.editor.step_line  # the line asked about stays marked (not the next one) until the guess
     assert marked == 1 and stepper.position.text().endswith("guess what it makes, for line 1"), marked
     qtbot.keyClicks(stepper.guess, "3")

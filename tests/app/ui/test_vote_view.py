@@ -287,3 +287,14 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     assert pane.lanes.texts[1].toPlainText().startswith("Four threes")
     assert pane.samples.item(0).text() == "PAL: 12 — agrees with the answer"
     assert pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare)) and window.answer.text() == "$12.00"
+
+
+def test_the_output_shown_after_a_vote_is_the_winning_programs(qtbot: QtBot, make_window: WindowMaker) -> None:
+    # seen in the window: PAL's answer won, and the Output tab showed what PoT's program printed
+    pot = "```python\nprint('PoT says 12 too')\nans = 12\n```"
+    model = ScriptedModel([TWELVE, "Answer: 11", pot], parallel=8)
+    window = make_window(model)
+    _solve_mixed(qtbot, window, model)
+    assert window.editor.toPlainText() == "price = 4\nprint(price * 3)"
+    shown = window.output_pane.output.toPlainText()
+    assert shown.strip() == "12" and "PoT says" not in shown
