@@ -51,7 +51,7 @@ class WorkingView(QWidget):
         self.steps: list[WorkingStep] = []
         self._answer: str | None = None  # the answer to check against while trying
         self.shown = 0  # how many steps are visible while trying
-        self._since = ""  # when the solve being tried was solved
+        self._since = ""  # when the question to try was put before the student (solved, or reopened from practice)
         self._settled = False  # the try ended (right, or revealed): later checks are not attempts
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
@@ -130,7 +130,7 @@ class WorkingView(QWidget):
         self.try_box.setVisible(self.trying)
         self.attempt.clear()
         self.verdict.setText(
-            f"Solved at {self._since}: work it out, then enter your answer — or reveal one step at a time."
+            f"Ready at {self._since}: work it out, then enter your answer — or reveal one step at a time."
             if self.trying
             else ""
         )
