@@ -1,6 +1,8 @@
 """An answer as a person reads it at a glance: a program that printed a list of 30 row dicts
 answered "30 rows — see Table", not a 4,000-character Python repr with `datetime.date(…)` and
-`mappingproxy(…)` inside. Short answers ("[2, 3]", "12") stay as they are.
+`mappingproxy(…)` inside; 25 printed lines ("1 | 1 | 1", …) are "25 lines — see Output" (in the
+window's large answer font they made it taller than the screen). Short answers ("[2, 3]", "12")
+stay as they are.
 
 Reads the printed text only, in one linear pass (it came from the program): brackets and quotes
 are followed, nothing is parsed or evaluated.
@@ -8,10 +10,13 @@ are followed, nothing is parsed or evaluated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 SHORT_CHARS = 60  # a container this long or shorter is readable as it is
+MAX_LINES = 3  # more lines than this are read in the output, not as the answer
 _SCAN_CHARS = 1_000_000
+_LONG_WHOLE = re.compile(r"-?[1-9]\d{20,}")  # 2 ** 1000 printed: more digits than the answer's line holds
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
 _NOISE = ("datetime.", "mappingproxy(", "Decimal(", "Fraction(")
 
@@ -20,12 +25,17 @@ def shown_answer(text: str) -> str:
     """`text`, or its one-line summary when it is a long container or holds Python reprs. A text
     ending in "…" is the start of a longer one (the history list's): its count is a lower bound."""
     stripped = text.strip()
-    if not stripped or (len(stripped) <= SHORT_CHARS and not any(noise in stripped for noise in _NOISE)):
+    if _LONG_WHOLE.fullmatch(stripped):  # one unbreakable run of digits: cut off at the pane's edge, unmarked
+        sign, digits = ("-", stripped[1:]) if stripped[0] == "-" else ("", stripped)
+        return f"{sign}{digits[0]}.{digits[1:4]}… × 10^{len(digits) - 1} ({len(digits)} digits)"
+    lines = stripped.count("\n") + 1
+    short = len(stripped) <= SHORT_CHARS and lines <= MAX_LINES
+    if not stripped or (short and not any(noise in stripped for noise in _NOISE)):
         return text
     cut = stripped.endswith("…")
     counted = _top_level(stripped.removesuffix("…"), cut=cut)
     if counted is None:
-        return text
+        return f"{lines}{'+' if cut else ''} lines — see Output" if lines > MAX_LINES else text
     elements, rows, mapping = counted
     count = f"{elements}{'+' if cut else ''}"
     if rows and rows == elements:

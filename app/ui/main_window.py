@@ -169,8 +169,9 @@ class MainWindow(QMainWindow):
         if self.controller.is_busy or not self._may_run_programs():
             return
         question, method, data = self.full_question(), self.question_pane.method_name(), self.data_files.data
-        if not question:
-            self.status.show("Type a question first.")
+        missing = self.question_pane.missing()
+        if missing:
+            self.status.show(missing)
         elif data is not None and Method.parse(method).base not in DATA_METHODS:
             self.status.show("Questions about a data file need a program: choose a PAL or PoT method.")
         else:

@@ -126,6 +126,15 @@ class QuestionPane(QWidget):
         """The question as the model gets it: with the pasted table's rows first."""
         return with_table(self.question.toPlainText(), self.table.toPlainText())
 
+    def missing(self) -> str | None:
+        """Why there is nothing to solve yet, or None: a question typed into the table box (seen in
+        the window) is not solved as rows with no question."""
+        if self.question.toPlainText().strip():
+            return None
+        if self.table.toPlainText().strip():
+            return "Type the question in the box above: the box below it is for rows of a table."
+        return "Type a question first."
+
     def method_name(self) -> str:
         return str(self.method.currentData())
 

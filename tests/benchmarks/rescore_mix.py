@@ -1,16 +1,15 @@
-"""Accuracy of mix+more, mix, PAL and chain of thought from one `mix+more` (or `mix`) evaluation's
-records (prints a table; not a test).
+"""Accuracy of mix, PAL, chain of thought and other tie rules from one `mix` (or `mix+more`)
+evaluation's records, with the support levels' calibration (prints tables; not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm8k-more
+    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm-200
 
-"mix, ties to cot" is the vote before chain of thought's arithmetic was checked; "mix" checks it
-(records that keep the reasoning): where its written calculations slip, or the question's numbers
-are large, a tie goes to the programs.
-
-A `mix+more` record holds every solve's answer (`sampled`): chain of thought's, PAL's and PoT's
-(greedy: today's `mix` votes over them, ties to chain of thought), then the second round's four
-PAL programs where the first disagreed. So one run gives all four methods on the same items, and
-mix+more's answer is re-voted with the rules of this checkout (the run may be older).
+A record holds every solve's answer (`sampled`), each named by its method: PAL's and chain of
+thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chain of thought, then
+PoT), then a second round's programs (mix+more). So one run gives every method on the same items,
+and the vote is redone here with this checkout's rules: in a tie chain of thought first, unless
+its written arithmetic slips or the question's numbers are large (then the programs first). The
+other rows change only that order, so they say what another tie rule would have scored on the
+same answers.
 """
 
 from __future__ import annotations
@@ -26,52 +25,75 @@ from app.reasoning.methods import large_numbers, vote
 from app.reasoning.numbers import vote_key
 from sandbox import Sandbox
 
+FIRST = ("pal", "cot", "pot")  # the first round's methods
+TIE_ORDERS = {  # a tie rule: the methods' order the vote breaks ties by
+    "mix, ties to chain of thought always": ("cot", "pal", "pot"),
+    "mix, ties to PAL always": ("pal", "pot", "cot"),
+    "mix, ties to PoT always": ("pot", "pal", "cot"),
+}
+
+
+def _voted(by_method: dict[str, str | None], order: tuple[str, ...]) -> str | None:
+    votes = vote([by_method.get(method) for method in order])
+    return votes[0].answer if votes else None
+
+
+def _level(by_method: dict[str, str | None], answer: str | None) -> str:
+    """Which methods gave the winning answer, as support.py names the levels."""
+    key = vote_key(answer or "")
+    agreeing = [m for m in ("cot", "pal", "pot") if key is not None and vote_key(by_method.get(m) or "") == key]
+    if len(agreeing) < 2:
+        return "tie"
+    if len(agreeing) == 3:
+        return "all"
+    level = "+".join(agreeing)
+    return f"{level}-pot" if level == "cot+pal" and "pot" in by_method else level
+
 
 def main() -> None:
     rows = [json.loads(line) for line in (Path(sys.argv[1]) / "results.jsonl").read_text().splitlines() if line]
     rows = [r for r in rows if r.get("sampled")]
     right: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
     levels: Counter[tuple[str, bool]] = Counter()
     slipped: Counter[bool] = Counter()  # chain of thought's answers whose arithmetic slipped: right or not
     sandbox = Sandbox()
     for row in rows:
-        answers = [s["answer"] for s in row["sampled"]]
-        methods = [s["method"] for s in row["sampled"]]
-        first = answers[:3]
-        cot, pal = first[0], first[1] if len(first) > 1 else None
-        old_votes = vote(first)
-        slips = arithmetic_slips(row["sampled"][0].get("reasoning") or "", sandbox) if cot is not None else ()
+        first = [s for s in row["sampled"] if s["method"] in FIRST][:3]
+        by_method = {s["method"]: s["answer"] for s in first}
+        reasoning = next((s.get("reasoning") or "" for s in first if s["method"] == "cot"), "")
+        slips = arithmetic_slips(reasoning, sandbox) if by_method.get("cot") is not None else ()
         if slips:
-            slipped[grade(cot, row["gold"]).correct] += 1
-        mix_votes = vote(first[1:] + first[:1]) if slips or large_numbers(row["question"]) else old_votes
-        mix = mix_votes[0].answer if mix_votes else None
-        right["mix, ties to cot"] += grade(old_votes[0].answer if old_votes else None, row["gold"]).correct
-        if len(answers) > 3:  # second round: programs before chain of thought in a tie
-            order = sorted(range(len(answers)), key=lambda n: methods[n] == "cot")
-            more_votes = vote([answers[n] for n in order])
-            more = more_votes[0].answer if more_votes else None
-            confident = bool(more_votes) and more_votes[0].count / len(answers) > 0.5
-            level = "second round, confident" if confident else "second round, split"
-        else:
-            more = mix
-            confident = cot is not None and pal is not None and vote_key(cot) == vote_key(pal)
-            level = "first round: chain of thought and PAL agree" if confident else "first round, other"
-        for name, answer in (("mix+more", more), ("mix", mix), ("pal", pal), ("cot", cot)):
-            right[name] += grade(answer, row["gold"]).correct
-        levels[(level, grade(more, row["gold"]).correct)] += 1
+            slipped[grade(by_method["cot"], row["gold"]).correct] += 1
+        programs_first = bool(slips) or large_numbers(row["question"])
+        mix = _voted(by_method, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"))
+        good = grade(mix, row["gold"]).correct
+        right["mix"] += good
+        levels[(_level(by_method, mix), good)] += 1
+        for name, order in TIE_ORDERS.items():
+            right[name] += grade(_voted(by_method, order), row["gold"]).correct
+        for method in FIRST:
+            if method in by_method:
+                asked[method] += 1
+                right[method] += grade(by_method[method], row["gold"]).correct
+        right["recorded"] += bool(row["correct"])
     total = len(rows)
-    print(f"{total} items (indices {rows[0]['index']}–{rows[-1]['index']})")
     sandbox.close()
-    for name in ("mix+more", "mix", "mix, ties to cot", "pal", "cot"):
-        print(f"{name:<17} {right[name]:>4}/{total} = {100 * right[name] / total:.1f} %")
+    print(f"{total} items (indices {rows[0]['index']}–{rows[-1]['index']})")
+    for name in ("recorded", "mix", *TIE_ORDERS, *FIRST):
+        of = asked[name] if name in FIRST else total
+        print(f"{name:<40} {right[name]:>4}/{of} = {100 * right[name] / max(of, 1):.1f} %")
     print(f"chain of thought's arithmetic slipped on {sum(slipped.values())} items; right on {slipped[True]}")
-    print("\nmix+more by level: right / answers")
+    print("\nmix by level (support.py's names): right / answers")
     for level in sorted({level for level, _ in levels}):
         good, bad = levels[(level, True)], levels[(level, False)]
-        print(f"  {level:<45} {good}/{good + bad}")
-    recorded = sum(1 for r in rows if (r.get("confidence") or {}).get("confident"))
+        print(f"  {level:<14} {good}/{good + bad}")
+    confident = [r for r in rows if (r.get("confidence") or {}).get("confident")]
     seconds = sorted(r["seconds"] for r in rows)
-    print(f"\nconfident as recorded: {recorded} items; median s {seconds[total // 2]:.1f}")
+    print(
+        f"\nconfident as recorded: {sum(bool(r['correct']) for r in confident)}/{len(confident)} right, covering "
+        f"{100 * len(confident) / total:.0f} %; median s {seconds[total // 2]:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,17 @@ from app.reasoning.short_answer import shown_answer
         (str(["it's, a", 'b"]', "c"] * 20), "60 items — see Variables"),
         (str([{"a": n} for n in range(99)])[:500] + "…", "47+ rows — see Table"),  # the history list's start
         ("[" + "'x', " * 30 + "…", "30+ items — see Variables"),
+        ("\n".join(f"{n} | {n * n} | {n**3}" for n in range(1, 26)), "25 lines — see Output"),  # seen in the window
+        ("1\n2\n3\n4", "4 lines — see Output"),
+        ("1\n2\n3", "1\n2\n3"),
+        (
+            "Distance on day 1: 80 miles\nDistance on day 2: 150 miles",
+            "Distance on day 1: 80 miles\nDistance on day 2: 150 miles",
+        ),
+        (str(3**2000), "1.747… × 10^954 (955 digits)"),  # seen cut off at the pane's edge
+        (str(-(2**100)), "-1.267… × 10^30 (31 digits)"),
+        ("123456789012345678901", "1.234… × 10^20 (21 digits)"),
+        ("12345678901234567890", "12345678901234567890"),
         ("[2, 3]", "[2, 3]"),
         ("12", "12"),
         ("The answer is " + "twelve " * 20, "The answer is " + "twelve " * 20),

@@ -117,6 +117,18 @@ def test_table_is_linearised_into_the_question() -> None:
     assert linearise_table("a\tb\n1\t2") == "a | b\n1 | 2"
 
 
+def test_a_question_typed_into_the_table_box_is_not_solved_as_rows(make_window: WindowMaker) -> None:
+    model = ScriptedModel([PROGRAM])
+    window = make_window(model)
+    window.question_pane.table.setPlainText("Make a table of n and n squared for n from 1 to 25.")  # seen in the window
+    window.solve()
+    assert "Type the question in the box above" in window.status_label.text()
+    assert not window.controller.is_busy and model.calls == []
+    window.question_pane.table.clear()
+    window.solve()
+    assert window.status_label.text() == "Type a question first."
+
+
 def test_real_model_end_to_end(qtbot: QtBot, make_window: WindowMaker, local_model: LocalModel) -> None:
     window = make_window(local_model)
     window.question.setPlainText("What is 5 + 2 * 3?")
