@@ -7,7 +7,8 @@ A record holds every solve's answer (`sampled`), each named by its method: PAL's
 thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chain of thought, then
 PoT), then a second round's programs (mix+more). So one run gives every method on the same items,
 and the vote is redone here with this checkout's rules: in a tie chain of thought first, unless
-its written arithmetic slips or the question's numbers are large (then the programs first). The
+its written arithmetic slips or the question's numbers are large (then the programs first), and
+after a slip PoT's answer is not counted (it is not asked where PAL answered). The
 other rows change only that order, so they say what another tie rule would have scored on the
 same answers.
 """
@@ -54,7 +55,7 @@ def main() -> None:
     rows = [json.loads(line) for line in (Path(sys.argv[1]) / "results.jsonl").read_text().splitlines() if line]
     rows = [r for r in rows if r.get("sampled")]
     right: Counter[str] = Counter()
-    asked: Counter[str] = Counter()
+    solved: Counter[str] = Counter()
     levels: Counter[tuple[str, bool]] = Counter()
     slipped: Counter[bool] = Counter()  # chain of thought's answers whose arithmetic slipped: right or not
     sandbox = Sandbox()
@@ -66,28 +67,31 @@ def main() -> None:
         if slips:
             slipped[grade(by_method["cot"], row["gold"]).correct] += 1
         programs_first = bool(slips) or large_numbers(row["question"])
-        mix = _voted(by_method, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"))
+        asked = dict(by_method)
+        if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
+            asked.pop("pot", None)
+        mix = _voted(asked, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"))
         good = grade(mix, row["gold"]).correct
         right["mix"] += good
-        levels[(_level(by_method, mix), good)] += 1
+        levels[(_level(asked, mix) + (", chain of thought slipped" if slips else ""), good)] += 1
         for name, order in TIE_ORDERS.items():
             right[name] += grade(_voted(by_method, order), row["gold"]).correct
         for method in FIRST:
             if method in by_method:
-                asked[method] += 1
+                solved[method] += 1
                 right[method] += grade(by_method[method], row["gold"]).correct
         right["recorded"] += bool(row["correct"])
     total = len(rows)
     sandbox.close()
     print(f"{total} items (indices {rows[0]['index']}–{rows[-1]['index']})")
     for name in ("recorded", "mix", *TIE_ORDERS, *FIRST):
-        of = asked[name] if name in FIRST else total
+        of = solved[name] if name in FIRST else total
         print(f"{name:<40} {right[name]:>4}/{of} = {100 * right[name] / max(of, 1):.1f} %")
     print(f"chain of thought's arithmetic slipped on {sum(slipped.values())} items; right on {slipped[True]}")
     print("\nmix by level (support.py's names): right / answers")
     for level in sorted({level for level, _ in levels}):
-        good, bad = levels[(level, True)], levels[(level, False)]
-        print(f"  {level:<14} {good}/{good + bad}")
+        hits, misses = levels[(level, True)], levels[(level, False)]
+        print(f"  {level:<40} {hits}/{hits + misses}")
     confident = [r for r in rows if (r.get("confidence") or {}).get("confident")]
     seconds = sorted(r["seconds"] for r in rows)
     print(

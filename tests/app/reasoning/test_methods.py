@@ -226,8 +226,13 @@ def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandb
     """Checked in the sandbox: 1234 × 56 is 69104; the reasoning that wrote 69004 loses the tie and
     the solution says why. Its arithmetic right, the tie is still chain of thought's."""
     slipped = "Each box holds 1234 × 56 = 69004 beads.\nAnswer: 69004"
-    solution = solve("q", "mix", ScriptedModel([pal("69104"), slipped, pot("70000")]), sandbox)
+    model = ScriptedModel([pal("69104"), slipped, pot("69004")])
+    solution = solve("q", "mix", model, sandbox)
     assert solution.answer == "69104" and not solution.fallback_used
+    # PoT could change the winner only by agreeing with the slip (right 0 times in 20): not asked
+    assert len(model.requests) == 2 and solution.samples == 2 and solution.confidence.level == "tie"
+    failed = ScriptedModel(["```python\nprint(1 / 0)\n```", slipped, pot("69104")])
+    assert solve("q", "mix", failed, sandbox).answer == "69104" and len(failed.requests) == 3  # no program yet: asked
     assert "Chain of thought's arithmetic has a slip: Each box holds 1234 × 56 = 69004 beads (that is 69104)" in (
         " ".join(solution.notes)
     )
