@@ -10,7 +10,10 @@ from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed
+from app.ui.events import Events
 from app.ui.main_window import MainWindow
+from app.ui.output_pane import OutputPane
+from app.ui.work import Work
 from models.testing import ScriptedModel
 
 from .conftest import WindowMaker, on_event
@@ -298,3 +301,16 @@ def test_the_output_shown_after_a_vote_is_the_winning_programs(qtbot: QtBot, mak
     assert window.editor.toPlainText() == "price = 4\nprint(price * 3)"
     shown = window.output_pane.output.toPlainText()
     assert shown.strip() == "12" and "PoT says" not in shown
+
+
+def test_the_columns_being_written_keep_the_room_when_the_list_under_them_fills(qtbot: QtBot) -> None:
+    # seen at 150 % on a 768 px screen: the list's first line took 192 px and left the columns 82
+    pane = OutputPane(Work(), Events())
+    qtbot.addWidget(pane)
+    pane.resize(430, 450)
+    pane.show()
+    pane.start_vote(["PAL", "Chain of thought", "PoT"])
+    pane.tabs.setCurrentWidget(pane.vote_tab)
+    pane.lane_finished(0, "75000", "print(75000)")
+    lanes, listed = pane.vote_tab.sizes()
+    assert lanes > 2 * listed > 0
