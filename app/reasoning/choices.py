@@ -86,6 +86,15 @@ def matching_choice(value: float, choices: tuple[Choice, ...]) -> Choice | None:
     return found[0] if len(found) == 1 else None
 
 
+def choice_written(text: str, choices: tuple[Choice, ...]) -> Choice | None:
+    """The option whose text `text` is, spaces and case aside: a program's printed (0, 3) is the
+    option "(B) (0,3)" (AQuA dev: it was no option, so not the kind of answer asked for)."""
+    if len(text) > MAX_NUMBER_TEXT:
+        return None
+    written = "".join(text.split()).lower().rstrip(".")
+    return next((c for c in choices if "".join(c.text.split()).lower().rstrip(".") == written and written), None)
+
+
 def stated_choice(text: str) -> str | None:
     """The option letter an answer names: "B", "(B) 42", "The answer is B"."""
     match = _STATED.search(_folded(text[:MAX_NUMBER_TEXT]))

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from app.data import DataSet
 from app.reasoning.answer_kind import asked_kind, in_asked_form
 from app.reasoning.check_working import arithmetic_slips
-from app.reasoning.choices import Choice, choices_in, matching_choice, stated_choice
+from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
 from app.reasoning.events import Event, EventHandler, FirstAnswer, LaneFinished, LanesWaiting, VoteStarted
@@ -546,7 +546,7 @@ def as_choice(answer: str, choices: tuple[Choice, ...]) -> str:
     if not choices:
         return answer
     letter = stated_choice(answer)
-    named = next((c for c in choices if c.letter == letter), None)
+    named = next((c for c in choices if c.letter == letter), None) or choice_written(answer, choices)
     value = number_in(answer)
     matched = named or (matching_choice(value, choices) if value is not None else None)
     return str(matched) if matched else answer

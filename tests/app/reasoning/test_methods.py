@@ -426,6 +426,9 @@ def test_as_choice_names_the_option_by_letter_or_value_and_leaves_the_rest() -> 
     assert as_choice("The answer is B", choices) == "(B) 18"
     assert as_choice("24.0", choices) == "(C) 24"
     assert as_choice("25", choices) == "25" and as_choice("25", ()) == "25"
+    points = choices_in("Answer Choices: (A) (1,1) (B) (0,3) (C) (2,0)")
+    assert as_choice("(0, 3)", points) == "(B) (0,3)"  # AQuA dev: a point, not its first number 0
+    assert as_choice("(3, 0)", points) == "(3, 0)"
 
 
 def test_a_first_answer_the_vote_overturns_is_noted(sandbox: Sandbox) -> None:
