@@ -504,12 +504,13 @@ def _vote(
     options count as that option."""
     same = _as_one(question)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
+    counted = _options_only(answers, bool(choices_in(question)))
     order = list(range(len(samples)))
     if methods and (len(methods) > len(MIX) or slipped or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
-    votes = vote([answers[number] for number in order])
+    votes = vote([counted[number] for number in order])
     backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
         chosen, votes = samples[-1], []
@@ -538,6 +539,16 @@ def _vote(
         ),
         notes=chosen.notes + tuple(notes),
     )
+
+
+def _options_only(answers: list[str | None], choices: bool) -> list[str | None]:
+    """Where the question gives options and an answer names one, answers that name none are not
+    counted: two programs agreeing on -800 did not outvote chain of thought's "(B) $400" (AQuA
+    dev, where B was right); an answer of the wrong kind never wins over one of the right kind."""
+    named = [answer is not None and vote_key(answer).startswith("option ") for answer in answers]
+    if not choices or not any(named):
+        return answers
+    return [answer if is_option else None for answer, is_option in zip(answers, named, strict=True)]
 
 
 def as_choice(answer: str, choices: tuple[Choice, ...]) -> str:

@@ -16,6 +16,7 @@ RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less 
 # Numbers are read only from answers this short: a program's output may be 64 KiB of anything, and
 # no answer that long states one number. Every reader below is linear in its input besides.
 MAX_NUMBER_TEXT = 1000
+_OPTION = re.compile(r"\(([A-E])\)(?: |$)")  # "(C) 75 km/h": how `as_choice` writes an option
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
@@ -88,7 +89,12 @@ def numbers_equal(a: float, b: float) -> bool:
 
 def vote_key(answer: str) -> str:
     """Answers that mean the same number share a key (for voting); other text compares folded,
-    and so do lists and tables: two of them are not one answer because their last numbers match."""
+    and so do lists and tables: two of them are not one answer because their last numbers match.
+    An option as the vote writes it ("(C) 5 times every 18 years") is its letter: not the number
+    18 (AQuA dev: a program's 18 and that option counted as agreeing)."""
+    option = _OPTION.match(answer)
+    if option:
+        return f"option {option.group(1)}"
     value = None if answer.lstrip()[:1] in ("[", "{") else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from app.evaluation.grader import grade
 from app.reasoning.check_working import arithmetic_slips
-from app.reasoning.methods import large_numbers, vote
+from app.reasoning.choices import choices_in
+from app.reasoning.methods import _as_one, _options_only, large_numbers, vote
 from app.reasoning.numbers import vote_key
 from sandbox import Sandbox
 
@@ -34,8 +35,9 @@ TIE_ORDERS = {  # a tie rule: the methods' order the vote breaks ties by
 }
 
 
-def _voted(by_method: dict[str, str | None], order: tuple[str, ...]) -> str | None:
-    votes = vote([by_method.get(method) for method in order])
+def _voted(by_method: dict[str, str | None], order: tuple[str, ...], options: bool = False) -> str | None:
+    """The vote over the methods' answers (as `_as_one` writes them), ties broken by `order`."""
+    votes = vote(_options_only([by_method.get(method) for method in order], options))
     return votes[0].answer if votes else None
 
 
@@ -61,7 +63,8 @@ def main() -> None:
     sandbox = Sandbox()
     for row in rows:
         first = [s for s in row["sampled"] if s["method"] in FIRST][:3]
-        by_method = {s["method"]: s["answer"] for s in first}
+        same, options = _as_one(row["question"]), bool(choices_in(row["question"]))
+        by_method = {s["method"]: same(s["answer"]) if s["answer"] is not None else None for s in first}
         reasoning = next((s.get("reasoning") or "" for s in first if s["method"] == "cot"), "")
         slips = arithmetic_slips(reasoning, sandbox) if by_method.get("cot") is not None else ()
         if slips:
@@ -70,12 +73,12 @@ def main() -> None:
         asked = dict(by_method)
         if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
             asked.pop("pot", None)
-        mix = _voted(asked, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"))
+        mix = _voted(asked, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"), options)
         good = grade(mix, row["gold"]).correct
         right["mix"] += good
         levels[(_level(asked, mix) + (", chain of thought slipped" if slips else ""), good)] += 1
         for name, order in TIE_ORDERS.items():
-            right[name] += grade(_voted(by_method, order), row["gold"]).correct
+            right[name] += grade(_voted(by_method, order, options), row["gold"]).correct
         for method in FIRST:
             if method in by_method:
                 solved[method] += 1

@@ -421,6 +421,20 @@ def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
     assert solution.votes == (Vote("(C) 75 km/h", 2),) and solution.confidence.confident  # PoT not needed
 
 
+def test_answers_that_name_no_option_do_not_outvote_one_that_does(sandbox: Sandbox) -> None:
+    """AQuA dev: both programs printed -800, chain of thought chose (B) $400 (right); and a
+    program's 18 was counted as agreeing with "(C) 5 times every 18 years"."""
+    question = "How much is left? Answer Choices: (A) $200 (B) $400 (C) $300 (D) $500 (E) $800"
+    solution = solve(question, "mix", ScriptedModel([pal("-800"), "Answer: B", pot("-800")]), sandbox)
+    assert solution.answer == "(B) $400" and not solution.confidence.confident
+    assert [s.answer for s in solution.sampled] == ["-800", "(B) $400", "-800"]  # shown as they were
+    neither = solve(question, "mix", ScriptedModel([pal("-800"), "Answer: 700", pot("-800")]), sandbox)
+    assert neither.answer == "-800"  # no answer names an option: counted as before
+    often = "How often? Answer Choices: (A) 2 times per year (B) once every 15 years (C) 5 times every 18 years"
+    model = ScriptedModel([pal("18"), "Answer: C", pot("7.2")])
+    assert solve(often, "mix", model, sandbox).confidence.level != "cot+pal" and len(model.requests) == 3
+
+
 def test_as_choice_names_the_option_by_letter_or_value_and_leaves_the_rest() -> None:
     choices = choices_in("Answer Choices: (A) 6 (B) 18 (C) 24")
     assert as_choice("The answer is B", choices) == "(B) 18"

@@ -47,6 +47,7 @@ def test_no_number(text: str) -> None:
 
 def test_vote_keys() -> None:
     assert vote_key("$18.00") == vote_key("18") == "18"
+    assert vote_key("(C) 5 times every 18 years") == vote_key("(C) 5") == "option C" != vote_key("18")
     assert vote_key("  Blue   Whale ") == "blue whale"
     assert vote_key("1e999") == "1e999"  # not a finite number: kept as text
     # Seen in the window: 3 rows and a 2-row subset ending in the same amount counted as one answer.
