@@ -320,7 +320,7 @@ def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None
     _print_answer(solution)
     for note in solution.notes:
         print(f"Note: {display_text(note)}")
-    table = table_of(solution.variables)
+    table = table_of(solution.variables, solution.answer)
     if table is not None:
         print("\nTable:\n" + display_text(table.to_csv()).rstrip() + ("\n…" if table.truncated else ""))
     if steps:

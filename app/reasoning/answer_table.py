@@ -64,13 +64,20 @@ def inert_cell(cell: Any) -> Any:
     return "'" + cell
 
 
-def table_of(variables: dict[str, CapturedValue]) -> AnswerTable | None:
-    """The answer as a table, from `ans` or else `result`, when one of them holds rows."""
+def table_of(variables: dict[str, CapturedValue], answer: str | None = None) -> AnswerTable | None:
+    """The answer as a table, from `ans` or else `result`, when one of them holds rows; else, when
+    the `answer` printed is a list, from the last variable that holds rows (dicts): PAL printed
+    `food_purchases`, the answer read "5 rows — see Table", and there was no Table (seen in the
+    window). A number's working rows are not its table."""
     for name in ("ans", "result"):
         value = variables.get(name)
         table = _table(value.json) if value is not None else None
         if table is not None:
             return table
+    for value in reversed(variables.values()) if answer and answer.lstrip().startswith("[") else ():
+        data = value.json
+        if isinstance(data, list) and data and all(isinstance(row, dict) for row in data):
+            return _table(data)
     return None
 
 

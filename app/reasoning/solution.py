@@ -360,7 +360,7 @@ class Solution:
             "alternative": self.alternative,
             "notes": list(self.notes),
             "sampled": [sample.to_json() for sample in self.sampled],
-            "table": _table_json(self.variables),
+            "table": _table_json(self.variables, self.answer),
         }
 
     @classmethod
@@ -464,9 +464,9 @@ class Draft:
         )
 
 
-def _table_json(variables: dict[str, CapturedValue]) -> dict[str, Any] | None:
+def _table_json(variables: dict[str, CapturedValue], answer: str | None) -> dict[str, Any] | None:
     """The answer as a table (rows a program over data returned), for `ask --json`."""
-    table = table_of(variables)
+    table = table_of(variables, answer)
     if table is None:
         return None
     return {"columns": list(table.columns), "rows": [list(row) for row in table.rows], "truncated": table.truncated}

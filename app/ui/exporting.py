@@ -45,7 +45,8 @@ class Exporter(QObject):
             self._say(f"Exported to {path}")
 
     def _on_table_export_requested(self) -> None:
-        table = table_of(self._work.solution.variables) if self._work.solution else None
+        solution = self._work.solution
+        table = table_of(solution.variables, solution.answer) if solution else None
         path = csv_path(self._window) if table is not None else None
         if table is not None and path is not None:
             path.write_text(table.to_csv(), encoding="utf-8", newline="")  # the CSV's own line ends

@@ -398,7 +398,7 @@ class OutputPane(QWidget):
         self.show_variables({} if trying else solution.variables)  # the answer is among the values
         self.show_how(solution, trying=trying)
         self.show_steps(solution)
-        self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
+        self.show_table(table_of(solution.variables, solution.answer), chart=wants_chart(solution.question))
         if not trying and self.lanes.hiding:  # tried but not hidden (no answer): the columns say all
             self.lanes.reveal()
         if trying:  # the steps' values, the rows and the rivals side by side all say the answer
@@ -418,7 +418,7 @@ class OutputPane(QWidget):
             if self._work.origin in ("solve", "reopen"):
                 self.show_samples(solution)
             self.show_steps(solution)
-            self.show_table(table_of(solution.variables), chart=wants_chart(solution.question))
+            self.show_table(table_of(solution.variables, solution.answer), chart=wants_chart(solution.question))
             self.show_how(solution)
             self.show_variables(solution.variables)
             self.show_math(solution.ans.latex if solution.ans else None)

@@ -207,6 +207,17 @@ def test_rows_as_the_answer_become_a_table(sandbox: Sandbox, expenses: Path) -> 
     assert solution.to_json()["table"]["columns"] == ["category", "total"]
 
 
+def test_rows_a_program_printed_from_a_variable_of_its_own_are_the_table(sandbox: Sandbox, expenses: Path) -> None:
+    # seen in the window: the answer read "5 rows — see Table" and there was no Table
+    program = (
+        "```python\nfood = [r for r in tables['expenses'] if r['category'] == 'food']\nn = len(food)\nprint(food)\n```"
+    )
+    solution = solve_pal("List the food purchases", ScriptedModel([program]), sandbox, data=open_data(expenses))
+    table = table_of(solution.variables, solution.answer)
+    assert table is not None and table.columns == ("date", "category", "amount") and len(table.rows) == 100
+    assert table_of(solution.variables, "100") is None  # a number's working rows are not its table
+
+
 def test_a_program_cannot_change_the_data_for_the_next_sample(sandbox: Sandbox, expenses: Path) -> None:
     vandal = "```python\ntry:\n    tables['expenses'][0]['amount'] = 10**9\nexcept TypeError:\n    pass\nprint(1)\n```"
     model = ScriptedModel([vandal, PROGRAM])
