@@ -64,10 +64,15 @@ def record_of(item: Item, method: Method, solution: Solution, sandbox: Sandbox |
         "confidence": solution.confidence.to_json(),
         "program": solution.program,
         "error": solution.error,
-        # each solve of a vote (a mixed vote's methods): what each method alone would have answered
-        # and chain of thought's reasoning, whose arithmetic a rescoring may check
+        # each solve of a vote (a mixed vote's methods): what each method alone would have answered,
+        # its program and chain of thought's reasoning, which a rescoring may check by running them
         "sampled": [
-            {"method": s.method, "answer": s.answer, **({"reasoning": s.reasoning} if s.reasoning else {})}
+            {
+                "method": s.method,
+                "answer": s.answer,
+                **({"program": s.program} if s.program else {}),
+                **({"reasoning": s.reasoning} if s.reasoning else {}),
+            }
             for s in solution.sampled
         ],
     }

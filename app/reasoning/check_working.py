@@ -155,13 +155,28 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     return CheckedWorking(answer, tuple(verdicts))
 
 
+@dataclass(frozen=True)
+class RedoneArithmetic:
+    """Reasoning's written calculations, checked: the ones that are wrong ("16 × 3 = 46 (that is
+    48)"), and its answer with every calculation redone and each corrected value carried into the
+    later lines that used the wrong one (None: no slip, or the answer is not a value it calculated)."""
+
+    slips: tuple[str, ...] = ()
+    answer: float | None = None
+
+
 def arithmetic_slips(reasoning: str, sandbox: Sandbox) -> tuple[str, ...]:
+    """The statements of `reasoning` whose written arithmetic is wrong (`redo_arithmetic`)."""
+    return redo_arithmetic(reasoning, None, sandbox).slips
+
+
+def redo_arithmetic(reasoning: str, answer: str | None, sandbox: Sandbox) -> RedoneArithmetic:
     """The statements of `reasoning` (chain of thought's, or anyone's prose) whose written
-    arithmetic is wrong, each as "16 × 3 = 46 (that is 48)" — evaluated in the sandbox in one run.
-    Only a calculation is judged: an operator on the left of "=", a value or a calculation on its
-    right ("2 hours 30 minutes = 150 minutes" and "x = 5" are not calculations); a whole number
-    for a division that is not whole is a count, not a slip. Small models slip most on large
-    numbers, where programs do not."""
+    arithmetic is wrong, and its `answer` with the arithmetic redone — evaluated in the sandbox in
+    one run. Only a calculation is judged: an operator on the left of "=", a value or a calculation
+    on its right ("2 hours 30 minutes = 150 minutes" and "x = 5" are not calculations); a whole
+    number for a division that is not whole is a count, not a slip. Small models slip most on large
+    numbers, where programs do not; redone, their reasoning is often a program's (docs/results.md)."""
     texts = [line.strip()[:MAX_LINE_CHARS] for line in reasoning.splitlines() if "=" in line][:MAX_LINES]
     claims: list[tuple[str, str, str]] = []  # (the calculation as written, its left, its right)
     for text in texts:
@@ -173,20 +188,66 @@ def arithmetic_slips(reasoning: str, sandbox: Sandbox) -> tuple[str, ...]:
                     written = _SENTENCE_END.split(right, maxsplit=1)[0].strip()
                     said = f"{_SENTENCE_START.split(left)[-1].strip()} = {written}"
                     claims.append((said, calculation, value))
+    claims = claims[: MAX_EXPRESSIONS // 2]
     if not claims:
-        return ()
-    values, _ = _evaluate(
-        [e for _, left, right in claims[: MAX_EXPRESSIONS // 2] for e in (left, right)], None, sandbox
-    )
-    slips = []
-    for n, (text, _, _) in enumerate(claims[: MAX_EXPRESSIONS // 2]):
-        exact, written = values[2 * n], values[2 * n + 1]
-        if exact is None or written is None or _close(written, exact):
+        return RedoneArithmetic()
+    code = _REDO + f"redone = _redo({[(left, right) for _, left, right in claims]!r})\n"
+    found = sandbox.run(code, time_s=5.0, capture=("redone",)).values.get("redone")
+    rows = found.json if found is not None and isinstance(found.json, list) else []
+    slips, redone = [], None
+    stated = number_in(answer) if answer else None
+    for (text, _, _), row in zip(claims, rows, strict=False):
+        written, exact, carried = (_finite(v) for v in (row if isinstance(row, list) and len(row) == 3 else [None] * 3))
+        if written is None or exact is None:
+            continue
+        if stated is not None and carried is not None and _close(written, stated):
+            redone = carried  # the last calculation that wrote the answer
+        if _close(written, exact) or (written.is_integer() and not exact.is_integer() and abs(written - exact) < 1):
+            continue  # right, or 17 / 5 = 3 full boxes
+        slips.append(f"{text} (that is {format_float(exact)})")
+    return RedoneArithmetic(tuple(dict.fromkeys(slips)), redone if slips else None)
+
+
+# Run in the sandbox: each claim's written value, its calculation as written, and its calculation
+# with the corrected value of every earlier wrong result in place of the wrong one. The closeness
+# rule is `_close`'s (the sandbox cannot import the app); the claims hold only digits, operators
+# and brackets.
+_REDO = """
+import re
+def _close(a, b):
+    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-12):
+        return True
+    text = repr(a)
+    decimals = len(text.split('.')[1]) if '.' in text and 'e' not in text and not a.is_integer() else 0
+    return decimals > 0 and abs(a - b) <= 0.5 * 10 ** -decimals + 1e-12
+def _value(text):
+    try:
+        return float(eval(text, {'__builtins__': {}}))
+    except Exception:
+        return None
+def _redo(claims):
+    fixes, out = [], []
+    def fixed(match):
+        number = float(match.group())
+        return next(('(' + repr(right) + ')' for wrong, right in fixes if _close(number, wrong)), match.group())
+    for left, right in claims:
+        written, exact = _value(right), _value(left)
+        carried = _value(re.sub(r'\\d+(?:\\.\\d+)?|\\.\\d+', fixed, left)) if fixes else exact
+        if None in (written, exact, carried):
+            out.append([written, exact, None])
             continue
         if written.is_integer() and not exact.is_integer() and abs(written - exact) < 1:
-            continue  # 17 / 5 = 3 full boxes
-        slips.append(f"{text} (that is {format_float(exact)})")
-    return tuple(dict.fromkeys(slips))
+            carried = carried // 1 if written < exact else -(-carried // 1)  # counted as it counted: 17 / 5 = 3 boxes
+        out.append([written, exact, carried])
+        if not _close(written, carried):
+            fixes.append((written, carried))
+    return out
+"""
+
+
+def _finite(value: object) -> float | None:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return float(value) if number and math.isfinite(value) else None  # type: ignore[arg-type]
 
 
 _SENTENCE_START = re.compile(r"[.;:!?]\s")

@@ -33,13 +33,13 @@ from dataclasses import dataclass, replace
 
 from app.data import DataSet
 from app.reasoning.answer_kind import asked_kind, in_asked_form
-from app.reasoning.check_working import arithmetic_slips
+from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
 from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
 from app.reasoning.cot import cot
 from app.reasoning.events import Event, EventHandler, FirstAnswer, LaneFinished, LanesWaiting, VoteStarted
 from app.reasoning.iipc import iipc
-from app.reasoning.numbers import number_in, vote_key
+from app.reasoning.numbers import format_float, number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
 from app.reasoning.prompts import asks_for_equation
@@ -177,17 +177,17 @@ def solve(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_as_one(question),
             enough=slipped.decided,
         )  # fmt: skip
-        slips = next((slipped(s) for s in first if s.method == "cot"), ())
-        if slips:
-            notes.append(f"Chain of thought's arithmetic has a slip: {slips[0]}; its answer counts last in a tie.")
-        solution = _vote(first, notes, question, MIX[: len(first)], slipped=bool(slips))
+        redone = next((slipped(s) for s in first if s.method == "cot"), _NOT_REDONE)
+        if redone.slips:
+            notes.append(_slip_note(redone))
+        solution = _vote(first, notes, question, MIX[: len(first)], redone=redone)
         if "more" in spec.options and _disputed(solution, first):
             seeds = range(1, SECOND_ROUND + 1)
             extra = [once(Method("pal"), replace(SAMPLING, seed=seed)) for seed in seeds]
             labels = sample_labels(MIX + ("pal",) * SECOND_ROUND)[len(MIX) :]
             second, more_notes = _in_rounds(extra, labels, context, first_lane=len(MIX))
             methods = MIX[: len(first)] + ("pal",) * len(second)
-            solution = _vote(first + second, notes + more_notes, question, methods, slipped=bool(slips))
+            solution = _vote(first + second, notes + more_notes, question, methods, redone=redone)
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
@@ -462,51 +462,66 @@ def large_numbers(question: str) -> bool:
     return any(float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", question[:20_000])))
 
 
-def _slips(reasoning: Solution, context: SolveContext) -> tuple[str, ...]:
+def _redone(reasoning: Solution, context: SolveContext) -> RedoneArithmetic:
     """Chain of thought's written calculations that are wrong, checked in the sandbox: its answer
-    is then the last a tie goes to (the programs' arithmetic ran; its own did not)."""
+    is then the last a tie goes to (the programs' arithmetic ran; its own did not), and its answer
+    with the arithmetic redone says whether the reasoning, corrected, is a program's."""
     if reasoning.method != "cot" or not reasoning.answered or not reasoning.finish_reply:
-        return ()
-    return arithmetic_slips(reasoning.finish_reply, context.sandbox)
+        return _NOT_REDONE
+    return redo_arithmetic(reasoning.finish_reply, reasoning.answer, context.sandbox)
+
+
+def _slip_note(redone: RedoneArithmetic) -> str:
+    again = f" Redone, its answer is {format_float(redone.answer)}." if redone.answer is not None else ""
+    return f"Chain of thought's arithmetic has a slip: {redone.slips[0]}; its answer counts last in a tie.{again}"
+
+
+_NOT_REDONE = RedoneArithmetic()
 
 
 class _Slips:
-    """Chain of thought's arithmetic slips (`_slips`), checked once per solve. A mixed vote whose
+    """Chain of thought's arithmetic slips (`_redone`), checked once per solve. A mixed vote whose
     first two solves are a program's answer and a chain of thought that slipped is decided: in a
     tie the program wins, so PoT could change the winner only by agreeing with the slipped
     reasoning, whose answer was right 0 times in 20 (docs/results.md) — it is not asked."""
 
     def __init__(self, context: SolveContext) -> None:
         self.context = context
-        self.found: dict[int, tuple[str, ...]] = {}
+        self.found: dict[int, RedoneArithmetic] = {}
 
-    def __call__(self, solution: Solution) -> tuple[str, ...]:
+    def __call__(self, solution: Solution) -> RedoneArithmetic:
         key = id(solution)
         if key not in self.found:
-            self.found[key] = _slips(solution, self.context)
+            self.found[key] = _redone(solution, self.context)
         return self.found[key]
 
     def decided(self, done: list[Solution]) -> bool:
         programs = [s for s in done if s.method != "cot" and s.answered]
         reasoning = [s for s in done if s.method == "cot"]
-        return len(done) == len(CROSS_CHECK) and bool(programs) and bool(reasoning) and bool(self(reasoning[0]))
+        return len(done) == len(CROSS_CHECK) and bool(programs) and bool(reasoning) and bool(self(reasoning[0]).slips)
 
 
 def _vote(
-    samples: list[Solution], notes: list[str], question: str, methods: tuple[str, ...] = (), *, slipped: bool = False
+    samples: list[Solution],
+    notes: list[str],
+    question: str,
+    methods: tuple[str, ...] = (),
+    *,
+    redone: RedoneArithmetic = _NOT_REDONE,
 ) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
     three-way tie of the first round goes to chain of thought; after a second round, or when
-    its written arithmetic `slipped`, or when the question's numbers are large, a tie goes to the
-    answer programs gave first: chain of thought is the weakest at arithmetic); the working
+    its written arithmetic slipped (`redone`, whose answer redone is kept with it), or when the
+    question's numbers are large, a tie goes to the answer programs gave first: chain of thought
+    is the weakest at arithmetic); the working
     shown is a program's when one gave the winning answer. Answers naming one of the question's
     options count as that option."""
     same = _as_one(question)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
     counted = _options_only(answers, bool(choices_in(question)))
     order = list(range(len(samples)))
-    if methods and (len(methods) > len(MIX) or slipped or large_numbers(question)):  # programs first in a tie
+    if methods and (len(methods) > len(MIX) or redone.slips or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
@@ -534,7 +549,7 @@ def _vote(
         samples=len(samples),
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
         sampled=tuple(
-            _sample(s, methods[number] if methods else "", labels[number], answers[number])
+            _sample(s, methods[number] if methods else "", labels[number], answers[number], redone.answer)
             for number, s in enumerate(samples)
         ),
         notes=chosen.notes + tuple(notes),
@@ -563,9 +578,11 @@ def as_choice(answer: str, choices: tuple[Choice, ...]) -> str:
     return str(matched) if matched else answer
 
 
-def _sample(solution: Solution, method: str, label: str, answer: str | None) -> Sample:
-    reasoning = solution.finish_reply if method == "cot" else None
-    return Sample(method, label, solution.program, answer, reasoning)
+def _sample(solution: Solution, method: str, label: str, answer: str | None, redone: float | None) -> Sample:
+    if method != "cot":
+        return Sample(method, label, solution.program, answer)
+    again = format_float(redone) if redone is not None else None
+    return Sample(method, label, solution.program, answer, solution.finish_reply, again)
 
 
 def _fall_back(failed: Solution, reasoning: Solution) -> Solution:

@@ -156,18 +156,20 @@ def voters_words(solution: Solution) -> str:
 class Sample:
     """One solve of a vote: its method in a mixed vote ("cot", "pal", "pot"; "" in a vote of one
     method's programs), its name as shown, its program (None: chain of thought, or none came),
-    its answer (None: it failed) and, for chain of thought, its reasoning."""
+    its answer (None: it failed) and, for chain of thought, its reasoning and, where its written
+    arithmetic slipped, its answer with the arithmetic redone in the sandbox (`redo_arithmetic`)."""
 
     method: str
     label: str
     program: str | None
     answer: str | None
     reasoning: str | None = None
+    redone: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "method": self.method, "label": self.label, "program": self.program, "answer": self.answer,
-            "reasoning": self.reasoning,
+            "reasoning": self.reasoning, "redone": self.redone,
         }  # fmt: skip
 
 
@@ -180,7 +182,7 @@ def samples_from_json(data: dict[str, Any]) -> tuple[Sample, ...]:
     if isinstance(data.get("sampled"), list):
         return tuple(
             Sample(str(s.get("method", "")), str(s.get("label", "")), _text_or_none(s.get("program")),
-                   _text_or_none(s.get("answer")), _text_or_none(s.get("reasoning")))
+                   _text_or_none(s.get("answer")), _text_or_none(s.get("reasoning")), _text_or_none(s.get("redone")))
             for s in data["sampled"] if isinstance(s, dict)
         )  # fmt: skip
     programs, answers = list(data.get("sample_programs", ())), list(data.get("sample_answers", ()))
@@ -275,6 +277,9 @@ class Solution:
             listed = " and ".join(names) if len(names) == 2 else ", ".join(names)
             count = "two" if len(tied) == 2 else str(len(tied))
             level = "second round, split" if second_round else "tie" if mixed else "programs, split"
+            if level == "tie" and self._redone_agrees(vote_key(self.answer or "")):
+                text = f"{count} answers tied: {listed}; chain of thought, redone, agrees"
+                return Confidence(text, share, level="redone")
             return Confidence(f"{count} answers tied: {listed}", share, level=level)
         if mixed:
             return self._cross_checked(share)
@@ -308,6 +313,13 @@ class Solution:
         else:
             text = f"only {names[0] if names else 'one method'} gave this answer"
         return Confidence(text, share, all(method in agreeing for method in CROSS_CHECK), level)
+
+    def _redone_agrees(self, winner: str | None) -> bool:
+        """Chain of thought's arithmetic slipped, and redone in the sandbox it gives the winner."""
+        return winner is not None and any(
+            sample.method == "cot" and sample.redone is not None and vote_key(sample.redone) == winner
+            for sample in self.sampled
+        )
 
     def _second_round(self, agreeing: list[str], share: float) -> Confidence:
         """Support after the second round: how many of the programs agree, and chain of thought.

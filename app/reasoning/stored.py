@@ -45,7 +45,10 @@ def stored(solution: Solution) -> Solution:
         answer=_text(solution.answer),
         variables={name: variables[name] for name in order},
         ans=ans,
-        sampled=tuple(dataclasses.replace(sample, answer=_text(sample.answer)) for sample in solution.sampled),
+        sampled=tuple(
+            dataclasses.replace(sample, answer=_text(sample.answer), redone=_text(sample.redone))
+            for sample in solution.sampled
+        ),
     )
 
 

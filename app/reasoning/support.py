@@ -38,6 +38,9 @@ LEVELS = {
     "cot+pot": Level(
         "one program agrees with the reasoning in words, the other does not — compare them", 14, 24, _GSM8K_200
     ),
+    "redone": Level(
+        "one program; the reasoning in words gives its answer too once its arithmetic slip is corrected — compare them"
+    ),
     "tie": Level("the methods disagree — compare them", 30, 73, _GSM8K_200),
     "second round": Level("the methods disagreed, so more programs were written: most of them agree"),
     "second round, split": Level("the methods disagreed, and so did the programs written to decide — compare them"),

@@ -7,12 +7,14 @@ question themselves (`Work.hiding`), its answers are not listed either, until re
 
 from __future__ import annotations
 
+import re
 import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -26,6 +28,7 @@ from app.ui.dialogs import confirmed
 from app.ui.plain import heading, tip
 from app.ui.work import Work
 
+_CAPPED = re.compile(r"… \[\d+ more characters\]$")
 # Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
 _MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
 
@@ -39,6 +42,12 @@ class HistoryPanel(QWidget):
         self.search = QLineEdit(placeholderText="Search past solves")
         self.list = QListWidget()
         self.list.setWordWrap(True)  # a question wraps to the pane's width instead of running off it
+        # Each entry's height follows the pane's width: laid out once, a narrowed pane's wrapped
+        # entries overlapped and a widened one's left tall empty gaps between them.
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        # Wrapped at the pane's width, never scrolled sideways: one unbreakable answer ("abab…" × 40)
+        # made the list as wide as it, and every other entry then showed tall gaps below it.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setMinimumWidth(180)
         self.delete_button = QPushButton("Delete")
         layout = QVBoxLayout(self)
@@ -79,10 +88,10 @@ class HistoryPanel(QWidget):
         for entry in entries:
             when = time.strftime("%d %b %H:%M", time.localtime(entry.created_at))
             mark = _MARK.get(entry.status, "✗ failed")
-            answer = f" → {shown_answer(entry.answer)}" if entry.answer else ""
+            answer = f" → {_short(shown_answer(entry.answer))}" if entry.answer else ""
             if answer and self._hidden_question is not None and entry.question.strip() == self._hidden_question:
                 answer = " → (hidden while you try it)"
-            question = entry.question if len(entry.question) <= 120 else entry.question[:119] + "…"
+            question = _short(entry.question, 120)
             item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
             item.setToolTip(tip(entry.question))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
@@ -107,3 +116,9 @@ class HistoryPanel(QWidget):
         if confirmed(self, "Delete this solve?", f"Delete “{title}” from the history? This cannot be undone."):
             self._history.delete(int(item.data(Qt.ItemDataRole.UserRole)))
             self.refresh()
+
+
+def _short(text: str, chars: int = 80) -> str:
+    """The start of a long text, cut where the list shows it (the whole is in the reopened solve)."""
+    text = _CAPPED.sub("…", text)  # a long stored answer's "… [455 more characters]"
+    return text if len(text) <= chars else text[: chars - 1].rstrip("…") + "…"

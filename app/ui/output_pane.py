@@ -491,6 +491,9 @@ class OutputPane(QWidget):
             else:
                 said = display_text(shown_answer(sample.answer))
                 said += " — agrees with the answer" if vote_key(sample.answer) == winner else ""
+            if sample.redone is not None:  # its arithmetic slipped: what it gives redone in the sandbox
+                agrees = " — agrees with the answer" if vote_key(sample.redone) == winner else ""
+                said += f"; its arithmetic redone: {display_text(shown_answer(sample.redone))}{agrees}"
             item = QListWidgetItem(f"{display_text(sample.label)}: {said}")
             item.setData(Qt.ItemDataRole.UserRole, sample.program or "")
             if not sample.program:

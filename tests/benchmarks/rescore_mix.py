@@ -21,10 +21,10 @@ from collections import Counter
 from pathlib import Path
 
 from app.evaluation.grader import grade
-from app.reasoning.check_working import arithmetic_slips
+from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.methods import _as_one, _options_only, large_numbers, vote
-from app.reasoning.numbers import vote_key
+from app.reasoning.numbers import format_float, vote_key
 from sandbox import Sandbox
 
 FIRST = ("pal", "cot", "pot")  # the first round's methods
@@ -41,12 +41,13 @@ def _voted(by_method: dict[str, str | None], order: tuple[str, ...], options: bo
     return votes[0].answer if votes else None
 
 
-def _level(by_method: dict[str, str | None], answer: str | None) -> str:
-    """Which methods gave the winning answer, as support.py names the levels."""
+def _level(by_method: dict[str, str | None], answer: str | None, redone: float | None) -> str:
+    """Which methods gave the winning answer, as support.py names the levels (`redone`: chain of
+    thought's answer with its slipped arithmetic redone)."""
     key = vote_key(answer or "")
     agreeing = [m for m in ("cot", "pal", "pot") if key is not None and vote_key(by_method.get(m) or "") == key]
     if len(agreeing) < 2:
-        return "tie"
+        return "redone" if redone is not None and key is not None and vote_key(format_float(redone)) == key else "tie"
     if len(agreeing) == 3:
         return "all"
     level = "+".join(agreeing)
@@ -65,8 +66,9 @@ def main() -> None:
         first = [s for s in row["sampled"] if s["method"] in FIRST][:3]
         same, options = _as_one(row["question"]), bool(choices_in(row["question"]))
         by_method = {s["method"]: same(s["answer"]) if s["answer"] is not None else None for s in first}
-        reasoning = next((s.get("reasoning") or "" for s in first if s["method"] == "cot"), "")
-        slips = arithmetic_slips(reasoning, sandbox) if by_method.get("cot") is not None else ()
+        cot: dict[str, str] = next((s for s in first if s["method"] == "cot"), {})
+        redone = redo_arithmetic(cot.get("reasoning", ""), cot.get("answer"), sandbox) if by_method.get("cot") else None
+        slips, again = (redone.slips, redone.answer) if redone else ((), None)
         if slips:
             slipped[grade(by_method["cot"], row["gold"]).correct] += 1
         programs_first = bool(slips) or large_numbers(row["question"])
@@ -76,7 +78,8 @@ def main() -> None:
         mix = _voted(asked, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"), options)
         good = grade(mix, row["gold"]).correct
         right["mix"] += good
-        levels[(_level(asked, mix) + (", chain of thought slipped" if slips else ""), good)] += 1
+        level = _level(asked, mix, again) + (", chain of thought slipped" if slips else "")
+        levels[(level, good)] += 1
         for name, order in TIE_ORDERS.items():
             right[name] += grade(_voted(by_method, order, options), row["gold"]).correct
         for method in FIRST:

@@ -54,6 +54,19 @@ def test_records_and_summary(sandbox: Sandbox, tmp_path: Path) -> None:
     assert summary["statuses"] == {"answered": 4, "no_program": 2}
 
 
+def test_a_mixed_vote_records_each_methods_answer_program_and_reasoning(sandbox: Sandbox, tmp_path: Path) -> None:
+    replies = ["```python\nans = 3 + 1\nprint(ans)\n```", "3 + 1 = 5.\nAnswer: 5", "```python\nans = 4\n```"]
+
+    def solver(item: Item, method: Method) -> Solution:
+        return solve(item.question, method, ScriptedModel(list(replies)), sandbox)
+
+    record = evaluate(ITEMS[3:4], [Method.parse("mix")], solver, tmp_path)[0]
+    by_method = {s["method"]: s for s in record["sampled"]}
+    assert by_method["pal"]["answer"] == "4" and "3 + 1" in by_method["pal"]["program"]
+    assert by_method["cot"]["answer"] == "5" and "3 + 1 = 5" in by_method["cot"]["reasoning"]
+    assert "program" not in by_method["cot"]
+
+
 def test_resume_after_an_interruption_solves_nothing_twice(sandbox: Sandbox, tmp_path: Path) -> None:
     first, solved_first = scripted_solver(sandbox, interrupt_at=3)
     with pytest.raises(KeyboardInterrupt):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.reasoning.check_working import CheckedWorking, arithmetic_slips, check_working
+from app.reasoning.check_working import CheckedWorking, arithmetic_slips, check_working, redo_arithmetic
 from app.reasoning.extract import assigned_names
 from app.reasoning.runs import solution_of_run
 from sandbox import Sandbox
@@ -120,6 +120,27 @@ def test_slips_in_written_reasoning_are_found_and_what_is_not_a_calculation_is_l
     )
     assert arithmetic_slips("Answer: 5", sandbox) == ()
     assert arithmetic_slips("__import__('os') = 1\n" + "9**9**9 = 1\n" * 500, sandbox) == ()
+
+
+def test_reasoning_redone_carries_each_corrected_value_into_the_lines_that_used_the_wrong_one(
+    sandbox: Sandbox,
+) -> None:
+    """The answer a slipped chain of thought would have given with its own route and the right
+    arithmetic: the wrong 46 is 48 wherever a later line used it, and a line whose arithmetic is
+    right on a wrong input is corrected too (54 - 46 = 8 is 6)."""
+    reasoning = (
+        "He buys 16 * 3 = 46 apples. He eats 2, so 46 - 2 = 44 are left.\n"
+        "17 / 5 = 3 full boxes. He sells 44 / 2 = 22 of them.\nThe answer is 22."
+    )
+    redone = redo_arithmetic(reasoning, "22", sandbox)
+    assert redone.slips == ("He buys 16 * 3 = 46 apples (that is 48)",) and redone.answer == 23
+    assert redo_arithmetic(reasoning, "44", sandbox).answer == 46
+    assert redo_arithmetic(reasoning, "3", sandbox).answer == 3  # a count, never changed
+    assert redo_arithmetic(reasoning, "7", sandbox).answer is None  # not a value it calculated
+    assert redo_arithmetic("54 - 46 = 8 more. So 8 * 2 = 16.", "16", sandbox).answer is None  # no slip
+    chained = redo_arithmetic("5 + 4 = 10 pens. 10 * 2 = 20. 20 + 1 = 21. Answer: 21", "21", sandbox)
+    assert chained.slips == ("5 + 4 = 10 pens (that is 9)",) and chained.answer == 19
+    assert redo_arithmetic("2 + 2 = 5. " + "9**9**9 = 1. " * 50, "5", sandbox).answer == 4  # a bomb is not read
 
 
 def test_a_fraction_of_a_number_is_times(sandbox: Sandbox) -> None:

@@ -230,12 +230,14 @@ def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandb
     solution = solve("q", "mix", model, sandbox)
     assert solution.answer == "69104" and not solution.fallback_used
     # PoT could change the winner only by agreeing with the slip (right 0 times in 20): not asked
-    assert len(model.requests) == 2 and solution.samples == 2 and solution.confidence.level == "tie"
+    assert len(model.requests) == 2 and solution.samples == 2
+    assert solution.confidence.level == "redone"  # redone, the reasoning's answer is PAL's 69104
     failed = ScriptedModel(["```python\nprint(1 / 0)\n```", slipped, pot("69104")])
     assert solve("q", "mix", failed, sandbox).answer == "69104" and len(failed.requests) == 3  # no program yet: asked
-    assert "Chain of thought's arithmetic has a slip: Each box holds 1234 × 56 = 69004 beads (that is 69104)" in (
-        " ".join(solution.notes)
-    )
+    assert (
+        "Chain of thought's arithmetic has a slip: Each box holds 1234 × 56 = 69004 beads (that is 69104); its"
+        " answer counts last in a tie. Redone, its answer is 69104."
+    ) in solution.notes
     right = "Each box holds 1234 × 56 = 69104 beads, so 2 boxes hold 69104 × 2 = 138208.\nAnswer: 138208"
     kept = solve("q", "mix", ScriptedModel([pal("69104"), right, pot("70000")]), sandbox)
     assert kept.answer == "138208" and not any("slip" in note for note in kept.notes)

@@ -25,6 +25,8 @@ RESULTS = (Path(__file__).resolve().parents[3] / "docs" / "results.md").read_tex
         ([pal("12"), "Answer: 11", pot("12")], "pal+pot"),
         ([pal("11"), "Answer: 12", pot("12")], "cot+pot"),
         ([pal("11"), "Answer: 10", pot("12")], "tie"),
+        ([pal("53"), "He buys 16 * 3 = 46. Then 46 + 5 = 51.\nAnswer: 51"], "redone"),  # 48 + 5: as PAL's
+        ([pal("50"), "He buys 16 * 3 = 46. Then 46 + 5 = 51.\nAnswer: 51"], "tie"),  # 53 is not PAL's
     ],
 )
 def test_each_mixed_vote_says_how_it_was_checked(replies: list[str], level: str, sandbox: Sandbox) -> None:

@@ -144,6 +144,22 @@ def test_a_finished_solve_comes_back_whole(tmp_path: Path, sandbox: Sandbox) -> 
     assert back.votes == solution.votes and back.variables["price"].json == 4 and len(back.calls) == 3
 
 
+def test_a_reopened_vote_keeps_chain_of_thoughts_answer_redone_and_its_support(
+    tmp_path: Path, sandbox: Sandbox
+) -> None:
+    from app.reasoning.methods import solve
+
+    pens = "```python\nprice = 4\nprint(price * 3)\n```"
+    solution = solve("Three pens at $4?", "mix", ScriptedModel([pens, "3 * 4 = 11.\nAnswer: 11"]), sandbox)
+    history = History(tmp_path / "h.sqlite")
+    solve_id = history.start(solution.question, solution.method, {})
+    history.finish(solve_id, solution)
+    entry = history.get(solve_id)
+    assert entry is not None and entry.solution is not None
+    assert [s.redone for s in entry.solution.sampled] == [None, "12"]
+    assert entry.solution.confidence.level == "redone" == solution.confidence.level
+
+
 def test_a_vote_stored_before_samples_were_records_still_loads() -> None:
     """Rows written before `sampled` held a vote's samples as three parallel lists."""
     from app.reasoning.solution import Sample, Solution

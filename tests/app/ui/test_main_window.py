@@ -11,9 +11,11 @@ from PySide6.QtWidgets import QMessageBox, QTreeWidget
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus, TokenStreamed
+from app.reasoning.methods import solve
 from app.reasoning.tables import linearise_table
 from app.store.speeds import speed_text
 from app.ui.events import RepairProposed
+from app.ui.history_panel import HistoryPanel
 from app.ui.main_window import MainWindow
 from models import catalog
 from models.local import LocalModel
@@ -151,6 +153,36 @@ def test_a_real_solve_measures_the_models_speed_for_settings(
     assert speed_text(catalog.load().default.file_name, 1, window.controller.speeds, catalog.load()) == (
         f"{rate:.0f} tokens/s measured on this computer"
     )
+
+
+def test_history_entries_fit_the_pane_at_any_width_and_a_huge_answer_reads_short(
+    qtbot: QtBot, make_window: WindowMaker, sandbox: Sandbox
+) -> None:
+    """Seen in the window: one unbreakable answer ("abab…" × 300) made the list as wide as itself,
+    every entry ran off the pane's edge with tall empty gaps between them, and a 955-digit answer
+    was listed as 500 digits and "… [455 more characters]"."""
+    window = make_window(ScriptedModel([]))
+    history = window.controller.history
+    wordy = "How many ways " + "to pick one of three " * 8
+    for question, printed in [("Spell it", "'ab' * 300"), (wordy, "3 ** 2000")]:
+        program = ScriptedModel([f"```python\nprint({printed})\n```"])
+        history.finish(history.start(question, "pal", {}), solve(question, "pal", program, sandbox))
+    panel = HistoryPanel(history, window.work)  # on its own, to be resized freely
+    qtbot.addWidget(panel)
+    panel.resize(240, 600)
+    panel.show()
+    listed = panel.list
+    texts = [listed.item(n).text() for n in range(listed.count())]
+    assert "1.747… × 10^954 (955 digits)" in texts[0] and all(len(t) < 250 for t in texts)
+    assert not any("more characters" in t for t in texts)
+    qtbot.waitUntil(lambda: 0 < listed.visualItemRect(listed.item(0)).width() < 240)
+    assert listed.horizontalScrollBar().maximum() == 0  # nothing wider than the pane
+    rects = [listed.visualItemRect(listed.item(n)) for n in range(listed.count())]
+    assert rects[1].top() - rects[0].bottom() <= 4  # one after the other, no gap
+    narrow = rects[0].height()
+    panel.resize(1000, 600)
+    qtbot.waitUntil(lambda: listed.visualItemRect(listed.item(0)).width() > 600)
+    assert listed.visualItemRect(listed.item(0)).height() < narrow  # wrapped anew: fewer lines
 
 
 def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_window: WindowMaker) -> None:

@@ -105,6 +105,23 @@ def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_windo
     assert window.editor.toPlainText() == "ans = 12"
 
 
+def test_a_slipped_chain_of_thought_shows_its_answer_redone(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Its arithmetic slipped (3 × 4 = 11), so PoT is not asked; redone in the sandbox it is PAL's
+    12, and the vote and its support say so."""
+    model = ScriptedModel([TWELVE, "Three pens: 3 * 4 = 11.\nAnswer: 11"], parallel=8)
+    window = make_window(model)
+    _solve_mixed(qtbot, window, model)
+    samples = window.output_pane.samples
+    texts = [samples.item(i).text() for i in range(samples.count())]
+    assert texts == [
+        "PAL: 12 — agrees with the answer",
+        "Chain of thought: 11; its arithmetic redone: 12 — agrees with the answer",
+    ]
+    label = window.output_pane.votes.text()
+    assert "once its arithmetic slip is corrected — compare them" in label
+    assert "chain of thought, redone, agrees" in window.output_pane.votes.toolTip()
+
+
 def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
     model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8)
     window = make_window(model)
