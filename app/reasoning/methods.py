@@ -462,6 +462,9 @@ def large_numbers(question: str) -> bool:
     return any(float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", question[:20_000])))
 
 
+_NOT_REDONE = RedoneArithmetic()
+
+
 def _redone(reasoning: Solution, context: SolveContext) -> RedoneArithmetic:
     """Chain of thought's written calculations that are wrong, checked in the sandbox: its answer
     is then the last a tie goes to (the programs' arithmetic ran; its own did not), and its answer
@@ -474,9 +477,6 @@ def _redone(reasoning: Solution, context: SolveContext) -> RedoneArithmetic:
 def _slip_note(redone: RedoneArithmetic) -> str:
     again = f" Redone, its answer is {format_float(redone.answer)}." if redone.answer is not None else ""
     return f"Chain of thought's arithmetic has a slip: {redone.slips[0]}; its answer counts last in a tie.{again}"
-
-
-_NOT_REDONE = RedoneArithmetic()
 
 
 class _Slips:
@@ -514,9 +514,8 @@ def _vote(
     three-way tie of the first round goes to chain of thought; after a second round, or when
     its written arithmetic slipped (`redone`, whose answer redone is kept with it), or when the
     question's numbers are large, a tie goes to the answer programs gave first: chain of thought
-    is the weakest at arithmetic); the working
-    shown is a program's when one gave the winning answer. Answers naming one of the question's
-    options count as that option."""
+    is the weakest at arithmetic); the working shown is a program's when one gave the winning
+    answer. Answers naming one of the question's options count as that option."""
     same = _as_one(question)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
     counted = _options_only(answers, bool(choices_in(question)))

@@ -16,6 +16,9 @@ RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less 
 # Numbers are read only from answers this short: a program's output may be 64 KiB of anything, and
 # no answer that long states one number. Every reader below is linear in its input besides.
 MAX_NUMBER_TEXT = 1000
+# A sentence that denies its number is not that number: a PoT program's `ans` "The sum of their
+# ages does not equal 28." counted as agreeing with chain of thought's 28 (GSM8K item 167).
+_NEGATED = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.IGNORECASE)
 _OPTION = re.compile(r"\(([A-E])\)(?: |$)")  # "(C) 75 km/h": how `as_choice` writes an option
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
@@ -91,11 +94,13 @@ def vote_key(answer: str) -> str:
     """Answers that mean the same number share a key (for voting); other text compares folded,
     and so do lists and tables: two of them are not one answer because their last numbers match.
     An option as the vote writes it ("(C) 5 times every 18 years") is its letter: not the number
-    18 (AQuA dev: a program's 18 and that option counted as agreeing)."""
+    18 (AQuA dev: a program's 18 and that option counted as agreeing). A sentence that says "not"
+    is its text, not its number."""
     option = _OPTION.match(answer)
     if option:
         return f"option {option.group(1)}"
-    value = None if answer.lstrip()[:1] in ("[", "{") else number_in(answer)
+    said = answer[:_KEY_CHARS]
+    value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
     return " ".join(answer.casefold().split())[:_KEY_CHARS]

@@ -49,6 +49,8 @@ def test_vote_keys() -> None:
     assert vote_key("$18.00") == vote_key("18") == "18"
     assert vote_key("(C) 5 times every 18 years") == vote_key("(C) 5") == "option C" != vote_key("18")
     assert vote_key("  Blue   Whale ") == "blue whale"
+    assert vote_key("The sum of their ages in 2 years does not equal 28.") != vote_key("28")
+    assert vote_key("It can't be 28") != vote_key("28") == vote_key("The answer is 28.")
     assert vote_key("1e999") == "1e999"  # not a finite number: kept as text
     # Seen in the window: 3 rows and a 2-row subset ending in the same amount counted as one answer.
     three = "[{'category': 'food', 'amount': 12.5}, {'category': 'rent', 'amount': 8.25}]"
