@@ -7,7 +7,6 @@ question themselves (`Work.hiding`), its answers are not listed either, until re
 
 from __future__ import annotations
 
-import re
 import time
 
 from PySide6.QtCore import Qt, Signal
@@ -28,7 +27,6 @@ from app.ui.dialogs import confirmed
 from app.ui.plain import heading, tip
 from app.ui.work import Work
 
-_CAPPED = re.compile(r"… \[\d+ more characters\]$")
 # Words beside the marks, and no tick: "answered" says a program gave an answer, not that it is right.
 _MARK = {"answered": "● answered", "running": "… running", "cancelled": "– cancelled", "interrupted": "⚠ interrupted"}
 
@@ -119,6 +117,6 @@ class HistoryPanel(QWidget):
 
 
 def _short(text: str, chars: int = 80) -> str:
-    """The start of a long text, cut where the list shows it (the whole is in the reopened solve)."""
-    text = _CAPPED.sub("…", text)  # a long stored answer's "… [455 more characters]"
+    """The start of a long text, cut where the list shows it (the whole is in the reopened solve;
+    a stored answer's "… [455 more characters]" comes far past the cut)."""
     return text if len(text) <= chars else text[: chars - 1].rstrip("…") + "…"
