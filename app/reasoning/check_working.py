@@ -62,6 +62,9 @@ _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
+_BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
+_PER = re.compile(r"(?<=[\w)])/(?=[A-Za-z])")  # "700/week", "eggs/day": a unit, not a division
+_FRACTION = re.compile(r"(?<![\d./])(\d{1,12}/\d{1,12})(?![\d./])")  # "7.5 ÷ 1/2" is 15: one number
 
 
 @dataclass(frozen=True)
@@ -267,9 +270,11 @@ def _written_out(side: str, *, left: bool) -> str | None:
 
 
 def _plain(text: str) -> str:
-    plain = _THOUSANDS.sub("", text).replace("$", "").replace("€", "").replace("£", "")
+    plain = _THOUSANDS.sub("", _BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
+    plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
+    plain = _FRACTION.sub(r"(\1)", plain)
     plain = _HALF_OF.sub(lambda m: _PARTS[m.group(1).lower()], plain)  # "half of 20 = 10"
     return re.sub(r"%\s*of\b", "% *", plain)
 

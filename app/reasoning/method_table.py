@@ -42,7 +42,7 @@ TABLE = (
         "how far to trust it",
         "",
     ),
-    Entry("cot", "Explain in words — no program (≈ 8 s)", "chain of thought: reasoning in words, no program", ""),
+    Entry("cot", "Explain in words — no program (≈ 10 s)", "chain of thought: reasoning in words, no program", ""),
     Entry("sc-pal", "PAL × 5, majority vote (≈ 28 s)", "five sampled programs, majority vote", "GSM8K 1–50: 56 %"),
     Entry(
         "pal+grammar", "PAL, reply forced to one code block", "a grammar forces one fenced Python block",

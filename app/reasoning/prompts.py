@@ -6,7 +6,8 @@ install and the frozen build all read it through `importlib.resources`, never a 
 Filled by plain substitution (never str.format), so braces in questions or programs are safe.
 A template with worked examples may be written as chat turns: lines `--- user ---` and
 `--- assistant ---` start each turn, so an instruct model sees the examples as earlier replies of
-its own (it imitates those far more faithfully than examples quoted inside one message).
+its own (it imitates those far more faithfully than examples quoted inside one message); a
+`--- system ---` turn gives the system prompt a model was trained with (chain of thought's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from models.types import ChatMessage, Role
 
 RESOURCES = "app.resources"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-_TURN = re.compile(r"^--- (user|assistant) ---$", re.MULTILINE)
+_TURN = re.compile(r"^--- (system|user|assistant) ---$", re.MULTILINE)
 
 
 # An equation to solve ("Solve 3x + 7 = 25", "roots of x^2 - 5x + 6 = 0"): an unknown beside a

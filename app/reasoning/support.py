@@ -31,26 +31,27 @@ _GSM8K_50 = "measured on the first 50 GSM8K questions with the built-in model (d
 LEVELS = {
     "all": Level("three different methods agree", 63, 66, _GSM8K_200),
     # "all" and "cot+pal-pot": measured when mix asked PoT beside the other two (2026-12-02); it is
-    # asked now only where they disagree, so neither happens. The rest: mix as it runs now, 2026-12-04
-    "cot+pal": Level("two different methods agree: a program and reasoning in words", 75, 83, _GSM8K_200),
+    # asked now only where they disagree, so neither happens. The rest: mix as it runs now (chain of
+    # thought with the prompt it was trained on), 2026-12-04 18:28–19:30 UTC
+    "cot+pal": Level("two different methods agree: a program and reasoning in words", 85, 93, _GSM8K_200),
     "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
-    "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 13, 23, _GSM8K_200),
+    "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 12, 26, _GSM8K_200),
     "cot+pot": Level(
-        "one program agrees with the reasoning in words, the other does not — compare them", 12, 21, _GSM8K_200
+        "one program agrees with the reasoning in words, the other does not — compare them", 12, 20, _GSM8K_200
     ),
     "redone": Level(
         "one program; the reasoning in words gives its answer too once its arithmetic slip is corrected — compare them",
-        8,
-        9,
+        5,
+        6,
         _GSM8K_200,
     ),
-    "tie": Level("the methods disagree — compare them", 16, 64, _GSM8K_200),
+    "tie": Level("the methods disagree — compare them", 19, 55, _GSM8K_200),
     "second round": Level("the methods disagreed, so more programs were written: most of them agree"),
     "second round, split": Level("the methods disagreed, and so did the programs written to decide — compare them"),
     "programs": Level("most of the sampled programs agree", 18, 23, _GSM8K_50),
     "programs, split": Level("the sampled programs disagree — compare them"),
     "one program": Level("one program, not checked by another method", 115, 200, _GSM8K_200),
-    "one reasoning": Level("reasoning in words only, not checked by a program", 100, 200, _GSM8K_200),
+    "one reasoning": Level("reasoning in words only, not checked by a program", 122, 200, _GSM8K_200),
     "wrong kind": Level("not the kind of answer the question asks for — check it"),
     "none": Level("no answer"),
 }

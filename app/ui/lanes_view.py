@@ -13,6 +13,7 @@ from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.reasoning.extract import streamed_program
+from app.reasoning.plain_math import plain_math
 from app.reasoning.short_answer import shown_answer
 from app.ui.code_editor import monospace, show_growing
 from app.ui.plain import Label
@@ -81,7 +82,7 @@ class LanesView(QWidget):
             if self.hiding and self._in_words(lane):  # its words end in the answer
                 box.setPlaceholderText("Its words are hidden while you try it yourself")
                 return
-            show_growing(box, display_text(streamed_program(self._streams[lane])))
+            show_growing(box, self._shown(lane))
             box.moveCursor(QTextCursor.MoveOperation.End)
             box.ensureCursorVisible()
 
@@ -100,10 +101,15 @@ class LanesView(QWidget):
             self.finish(lane, answer)
         for lane, stream in enumerate(self._streams):
             if self._in_words(lane) and stream:
-                show_growing(self.texts[lane], display_text(streamed_program(stream)))
+                show_growing(self.texts[lane], self._shown(lane))
 
     def _in_words(self, lane: int) -> bool:
         return self._labels[lane].lower().startswith("chain of thought")
+
+    def _shown(self, lane: int) -> str:
+        """Lane `lane`'s reply so far as shown: a program without its fences, words without LaTeX."""
+        stream = self._streams[lane]
+        return display_text(plain_math(stream) if self._in_words(lane) else streamed_program(stream))
 
     def not_needed(self, lane: int) -> None:
         """Solve `lane` was stopped or never run: the others had settled the vote."""

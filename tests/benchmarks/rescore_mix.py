@@ -6,7 +6,8 @@ evaluation's records, with the support levels' calibration (prints tables; not a
 A record holds every solve's answer (`sampled`), each named by its method: PAL's and chain of
 thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chain of thought, then
 PoT), then a second round's programs (mix+more). So one run gives every method on the same items,
-and the vote is redone here with this checkout's rules: in a tie chain of thought first, unless
+and the vote is redone here with this checkout's rules (chain of thought's answer, where it had none,
+read from the end of its reasoning): in a tie chain of thought first, unless
 its written arithmetic slips or the question's numbers are large (then the programs first), and
 after a slip PoT's answer is not counted (it is not asked where PAL answered). The
 other rows change only that order, so they say what another tie rule would have scored on the
@@ -19,10 +20,12 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from app.evaluation.grader import grade
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
+from app.reasoning.extract import concluded
 from app.reasoning.methods import _as_one, _options_only, large_numbers, vote
 from app.reasoning.numbers import format_float, vote_key
 from sandbox import Sandbox
@@ -54,6 +57,14 @@ def _level(by_method: dict[str, str | None], answer: str | None, redone: float |
     return f"{level}-pot" if level == "cot+pal" and "pot" in by_method else level
 
 
+def _reread(sample: dict[str, Any]) -> dict[str, Any]:
+    """Chain of thought's answer as this checkout reads it: where the record has none, the number
+    its kept reasoning concludes with (`extract.concluded`)."""
+    if sample["method"] != "cot" or sample.get("answer") is not None:
+        return sample
+    return {**sample, "answer": concluded(sample.get("reasoning") or "")}
+
+
 def main() -> None:
     rows = [json.loads(line) for line in (Path(sys.argv[1]) / "results.jsonl").read_text().splitlines() if line]
     rows = [r for r in rows if r.get("sampled")]
@@ -63,9 +74,12 @@ def main() -> None:
     slipped: Counter[bool] = Counter()  # chain of thought's answers whose arithmetic slipped: right or not
     sandbox = Sandbox()
     for row in rows:
-        first = [s for s in row["sampled"] if s["method"] in FIRST][:3]
+        first = [_reread(s) for s in row["sampled"] if s["method"] in FIRST][:3]
         same, options = _as_one(row["question"]), bool(choices_in(row["question"]))
         by_method = {s["method"]: same(s["answer"]) if s["answer"] is not None else None for s in first}
+        reasoned = by_method.get("cot")
+        if reasoned is not None and vote_key(reasoned) == vote_key(by_method.get("pal") or ""):
+            by_method.pop("pot", None)  # re-read, chain of thought agrees with PAL: PoT would not be asked
         cot: dict[str, str] = next((s for s in first if s["method"] == "cot"), {})
         redone = redo_arithmetic(cot.get("reasoning", ""), cot.get("answer"), sandbox) if by_method.get("cot") else None
         slips, again = (redone.slips, redone.answer) if redone else ((), None)

@@ -155,3 +155,16 @@ def test_a_fraction_of_a_number_is_times(sandbox: Sandbox) -> None:
     assert half.lines[0].reason == "arithmetic slip: that is 10, not 11"
     slip = checked("1/4 of 20 = 4\n4 + 6 = 10\n20 - 10 = 10", sandbox, question, program)
     assert slip.first_wrong == 0 and slip.lines[0].reason == "arithmetic slip: that is 5, not 4"
+
+
+def test_list_bullets_units_per_and_written_fractions_are_read_as_meant(sandbox: Sandbox) -> None:
+    """How the embedded model lays out reasoning step by step (GSM8K items 7, 17 and 52): a "- "
+    bullet is not a minus, "700/week" is a unit, "÷ 1/2" divides by a half."""
+    meant = (
+        "- 40% * 200 GB = 0.4 × 200 = 80 GB\n700/week + 450/week = 1150/week\n7.5 pounds ÷ 1/2 pound per toy = 15 toys"
+    )
+    assert arithmetic_slips(meant, sandbox) == ()
+    assert arithmetic_slips("- 7.5 ÷ 1/2 = 3.75\n- 700/week + 450/week = 1100/week", sandbox) == (
+        "7.5 ÷ (1/2) = 3.75 (that is 15)",  # the calculation as it was read
+        "700 per week + 450 per week = 1100 (that is 1150)",
+    )

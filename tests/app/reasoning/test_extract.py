@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.extract import extract_program
+from app.reasoning.extract import concluded, extract_program
 from app.reasoning.numbers import format_answer, format_float
 from models.fences import program_arrived as complete_program
 
@@ -112,3 +112,21 @@ def test_a_fence_being_typed_is_hidden_even_when_indented() -> None:
     assert streamed_program("x = 1\n  ``") == "x = 1\n"
     assert streamed_program("``x\ny") == ""  # a reply opening with backticks waits for its fence
     assert streamed_program("  ``x\ny") == ""
+
+
+def test_the_number_a_reasoning_concludes_with() -> None:
+    """Endings the embedded model wrote without \\boxed{} (GSM8K items 10, 31, 47 and 56)."""
+    assert concluded("...\n4. Total downloads over three months: 60 + 180 + 126 = 366") == "366"
+    assert concluded("(80 + 60 + 100) / 3 = 80\nSo, their average guess is 80.") == "80"
+    assert concluded("8. Therefore, John spent $320 on ties.") == "$320"
+    assert concluded("4. Therefore, Peter can go to the movies 3 times.") == "3"
+    assert concluded("Speed = 60 miles / 13.5 hours ≈ 4.44 miles per hour") == "4.44"
+    assert concluded("So the total is 1,250 dollars.") == "1250"
+
+
+def test_no_number_is_read_from_an_ending_that_names_none_or_several() -> None:
+    assert concluded("Final answer: 80 miles and 150 miles") is None  # two numbers: which?
+    assert concluded("He buys 3 apples.\nThe apples are red.") is None  # the last line concludes nothing
+    assert concluded("He has 3 apples.") is None
+    assert concluded("So x = y") is None and concluded("") is None
+    assert concluded("So it is " + "1" * 400) is None  # longer than a concluding line

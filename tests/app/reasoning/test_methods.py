@@ -139,9 +139,15 @@ def test_chain_of_thought_reads_the_answer_line(sandbox: Sandbox) -> None:
     assert solution.program is None
     request = model.requests[0]
     assert request.stop == ("\nQuestion:",)
-    # worked examples arrive as earlier turns of the conversation, the question last
-    assert [m.role for m in request.messages][:3] == ["user", "assistant", "user"]
-    assert request.messages[-1].content == "Question: q"
+    # the system prompt the model was trained to reason with, then the question
+    assert [m.role for m in request.messages] == ["system", "user"]
+    assert "\\boxed{}" in request.messages[0].content and request.messages[1].content.startswith("q\n")
+
+
+def test_chain_of_thought_keeps_its_reasoning_as_plain_text(sandbox: Sandbox) -> None:
+    reply = "Cost:\n\\[\n4 \\times 3 = 12 \\text{ dollars}\n\\]\nSo \\boxed{12}."
+    solution = solve("q", "cot", ScriptedModel([reply]), sandbox)
+    assert solution.answer == "12" and solution.finish_reply == "Cost:\n4 × 3 = 12 dollars\nSo 12."
 
 
 def test_chain_of_thought_without_an_answer_line(sandbox: Sandbox) -> None:
@@ -169,6 +175,8 @@ def test_turn_lines_split_a_prompt_into_messages() -> None:
     turns = messages("--- user ---\nhi\n--- assistant ---\nhello\n--- user ---\nQuestion: q")
     assert [(m.role, m.content) for m in turns] == [("user", "hi"), ("assistant", "hello"), ("user", "Question: q")]
     assert [(m.role, m.content) for m in messages("plain")] == [("user", "plain")]
+    system = messages("--- system ---\nreason step by step\n--- user ---\nq")
+    assert [(m.role, m.content) for m in system] == [("system", "reason step by step"), ("user", "q")]
 
 
 def test_mix_votes_over_three_methods_and_shows_a_program(sandbox: Sandbox) -> None:
@@ -197,7 +205,7 @@ def test_mix_asks_pal_first_then_chain_of_thought_and_pot_only_where_they_disagr
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [1, 1, 1]  # one at a time, even on a model that decodes several at once
     prompts = [request.as_text() for request in model.requests]
-    assert len(set(prompts)) == 3 and "Answer:" in prompts[1] and "ans" in prompts[2]
+    assert len(set(prompts)) == 3 and "boxed" in prompts[1] and "ans" in prompts[2]
     assert solution.answer == "12" and solution.votes == (Vote("12", 2), Vote("11", 1))
     confidence = solution.to_json()["confidence"]
     assert {key: confidence[key] for key in ("text", "value", "confident", "level", "words")} == {
@@ -294,7 +302,7 @@ def test_the_fallback_keeps_its_reasoning_and_time(sandbox: Sandbox) -> None:
     assert solution.duration_s >= sum(call.seconds for call in solution.calls)  # both parts counted
     unanswered = solve("q", "pal+fallback", ScriptedModel([FAILS, "no idea"]), sandbox)
     assert unanswered.fallback_used and not unanswered.answered
-    assert unanswered.error == "The reasoning has no line starting with 'Answer:'."
+    assert unanswered.error and unanswered.error.startswith("The reasoning states no final answer")
 
 
 def test_a_single_solve_is_not_a_vote(sandbox: Sandbox) -> None:
@@ -463,3 +471,8 @@ def test_a_tie_goes_to_one_value_over_lines_of_printed_output() -> None:
     assert vote([lines, "230", lines, "230 miles"])[0] == Vote("230", 2)
     assert vote([lines, lines, "230"])[0] == Vote(lines, 2)  # more votes still win
     assert not wordy("[1, 2]\n") and not wordy("230") and wordy(lines)
+
+
+def test_chain_of_thought_without_a_boxed_answer_is_read_from_its_conclusion(sandbox: Sandbox) -> None:
+    solution = solve("q", "cot", ScriptedModel(["40 + 26 = 66 pens.\nSo, Tom has 66 pens."]), sandbox)
+    assert solution.answer == "66" and solution.status is SolveStatus.ANSWERED
