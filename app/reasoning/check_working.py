@@ -64,7 +64,8 @@ _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
 _PER = re.compile(r"(?<=[\w)])/(?=[A-Za-z])")  # "700/week", "eggs/day": a unit, not a division
-_FRACTION = re.compile(r"(?<![\d./])(\d{1,12}/\d{1,12})(?![\d./])")  # "7.5 ÷ 1/2" is 15: one number
+# "7.5 ÷ 1/2" is 15: a fraction written tight is one number (not after a power: 2^3/4 is 8/4)
+_FRACTION = re.compile(r"(?<![\d./^*])(?<!\^ )(?<!\* )(\d{1,12}/\d{1,12})(?![\d./])")
 
 
 @dataclass(frozen=True)

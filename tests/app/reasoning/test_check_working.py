@@ -164,6 +164,7 @@ def test_list_bullets_units_per_and_written_fractions_are_read_as_meant(sandbox:
         "- 40% * 200 GB = 0.4 × 200 = 80 GB\n700/week + 450/week = 1150/week\n7.5 pounds ÷ 1/2 pound per toy = 15 toys"
     )
     assert arithmetic_slips(meant, sandbox) == ()
+    assert arithmetic_slips("2^3/4 = 2 and 2 ** 3/4 = 2", sandbox) == ()  # a power binds first
     assert arithmetic_slips("- 7.5 ÷ 1/2 = 3.75\n- 700/week + 450/week = 1100/week", sandbox) == (
         "7.5 ÷ (1/2) = 3.75 (that is 15)",  # the calculation as it was read
         "700 per week + 450 per week = 1100 (that is 1150)",
