@@ -350,7 +350,7 @@ def test_chain_of_thought_shows_its_reasoning_and_a_fallback_is_labelled(
     assert "Three fours are 12." in window.output.toPlainText()
     assert window.output_pane.votes.text() == ("Checked: reasoning in words only, not checked by a program")
     assert window.output_pane.votes.toolTip().startswith(
-        "One chain of thought, not cross-checked. Answers checked this way were right 100 of 200 times"
+        "One chain of thought, not cross-checked. Answers checked this way were right 122 of 200 times"
     )
     window.method.setCurrentIndex(keys.index("sc-pal+shots+fallback"))
     window.controller.model = ScriptedModel(["```python\nprint(1/0)\n```"] * 5 + ["So it is 7.\nAnswer: 7"])

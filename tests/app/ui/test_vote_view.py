@@ -95,7 +95,7 @@ def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_windo
     assert "Vote of chain of thought, PAL and PoT: 12 ×2, 11 ×1; 0 failed" in label
     assert "Checked: the two programs agree, the reasoning in words does not — compare them" in label
     assert window.output_pane.votes.toolTip().startswith(
-        "2 of 3 methods agree (PAL and PoT). Answers checked this way were right 13 of 23 times (57 %)"
+        "2 of 3 methods agree (PAL and PoT). Answers checked this way were right 12 of 26 times (46 %)"
     )
     assert window.speed_label.text().startswith("3 methods, ")
     shown = window.editor.toPlainText()
