@@ -89,7 +89,7 @@ class Progress:
             self.token()
         elif isinstance(event, ExecutionStarted):
             self.phase("Running the program in the sandbox")
-        elif isinstance(event, LanesWaiting):
+        elif isinstance(event, LanesWaiting) and event.for_room:  # not PoT waiting for PAL's answer
             self.phase(PHASES["turns"])
         elif isinstance(event, FirstAnswer):
             self.first_answer(event)

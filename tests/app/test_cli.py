@@ -159,6 +159,7 @@ def test_ask_prints_a_votes_first_answer_at_once_and_says_when_the_vote_changed_
     with Sandbox() as sandbox:
         solution = solve("Change from $50?", "mix", model, sandbox, on_event=Progress(stderr, enabled=True).on_event)
     assert "First answer (PAL): 41 — checking with the other methods…\n" in stderr.getvalue()
+    assert "Long question" not in stderr.getvalue()  # a short one: the later solves wait for PAL, not for room
     _report(solution, as_json=False)
     printed = capsys.readouterr().out
     assert printed.startswith("Answer: 14\n")
