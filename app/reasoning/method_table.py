@@ -38,8 +38,8 @@ TABLE = (
     Entry("pal", "Fast — one program (≈ 9 s)", "PAL: the model writes a program that prints the answer", ""),
     Entry(
         "mix", "Cross-checked — PAL first, then checked (≈ 24 s)",
-        "PAL answers first; chain of thought checks it, and PoT votes where the two disagree; the support says "
-        "how far to trust it",
+        "PAL answers first; chain of thought checks it, PoT votes where the two disagree, and where all three "
+        "disagree chain of thought reasons three times more; the support says how far to trust it",
         "",
     ),
     Entry("cot", "Explain in words — no program (≈ 10 s)", "chain of thought: reasoning in words, no program", ""),
@@ -71,9 +71,9 @@ TABLE = (
         "five sampled programs with examples, vote, chain of thought when all fail", "", True,
     ),
     Entry(
-        "mix+more", "Cross-checked, four more programs where the methods disagree",
-        "mix, then a second round of four sampled PAL programs where chain of thought and PAL disagree",
-        "GSM8K 1–90: 63 % (mix 64 %)", True,
+        "mix+more", "Cross-checked, reasoned again wherever the methods disagree",
+        "mix, with its second round of three sampled chains of thought wherever chain of thought and PAL disagree",
+        "", True,
     ),
     Entry(
         "coc", "Chain of Code — the model emulates what cannot run",

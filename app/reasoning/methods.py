@@ -18,10 +18,10 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     coc          Chain of Code: lines that cannot run are emulated by the model
     iipc         Iteratively Improved Program Construction
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
-                 decoded side by side in one batch where the model can, else one by one until the
-                 winner cannot change (chain of thought and PAL agreeing: PoT is not asked)
-    mix+more     mix, and where chain of thought and PAL disagree a second round of sampled PAL
-                 programs; every answer votes, a tie goes to the answer more programs gave
+                 one by one until the winner cannot change (chain of thought and PAL agreeing: PoT
+                 is not asked); where all three disagree (and the numbers are not large), a second
+                 round of sampled chains of thought, each counted with its arithmetic redone
+    mix+more     mix with the second round wherever chain of thought and PAL disagree
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
-from app.reasoning.answer_kind import asked_kind, in_asked_form
+from app.reasoning.answer_kind import Kind, asked_kind, in_asked_form
 from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
 from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
@@ -82,9 +82,11 @@ PROGRAM_DEFAULT = "sc-pal"
 # fraction of the time: the samples share one misreading of the data, and each reads a wide table.
 DATA_DEFAULT = "pal"
 SAMPLING = Sampling(temperature=0.7, top_p=0.95)
-# mix+more: the second round where the first disagrees. Four programs share PAL's cached prompt
-# and fit one batch beside the first round's three sequences (MAX_SEQUENCES).
-SECOND_ROUND = 4
+# The second round where the first round's methods all disagree (mix+more: wherever chain of
+# thought and PAL do): chains of thought sampled afresh in one batch, each counted with its written
+# arithmetic redone where it slipped. On GSM8K's three-way ties it picked the right answer more
+# often than the tie rule, and more often than sampled programs did (docs/results.md, issue 33).
+SECOND_ROUND = 3
 _NAME = re.compile(r"^(?:sc(\d*)-)?([a-z]+)((?:\+[a-z]+)*)$")
 # Statuses after which trying again (another sample, the fallback) makes no sense.
 _FINAL = {SolveStatus.CANCELLED, SolveStatus.INVALID_QUESTION, SolveStatus.SANDBOX_UNAVAILABLE, SolveStatus.MODEL_ERROR}
@@ -178,16 +180,20 @@ def solve(
             enough=slipped.decided,
         )  # fmt: skip
         redone = next((slipped(s) for s in first if s.method == "cot"), _NOT_REDONE)
-        if redone.slips:
-            notes.append(_slip_note(redone))
-        solution = _vote(first, notes, question, MIX[: len(first)], redone=redone)
-        if "more" in spec.options and _disputed(solution, first):
+        slip_note = [_slip_note(redone)] if redone.slips else []
+        solution = _vote(first, notes + slip_note, question, MIX[: len(first)], redone=[slipped(s) for s in first])
+        if _disputed(solution, first) and ("more" in spec.options or _split(solution, question)):
             seeds = range(1, SECOND_ROUND + 1)
-            extra = [once(Method("pal"), replace(SAMPLING, seed=seed)) for seed in seeds]
-            labels = sample_labels(MIX + ("pal",) * SECOND_ROUND)[len(MIX) :]
-            second, more_notes = _in_rounds(extra, labels, context, first_lane=len(MIX))
-            methods = MIX[: len(first)] + ("pal",) * len(second)
-            solution = _vote(first + second, notes + more_notes, question, methods, redone=redone)
+            extra = [once(Method("cot"), replace(SAMPLING, seed=seed)) for seed in seeds]
+            labels = sample_labels(MIX + ("cot",) * SECOND_ROUND)[len(MIX) :]
+            second, more_notes = _in_rounds(extra, labels, context, first_lane=len(MIX), same=_as_one(question))
+            both, methods = first + second, MIX[: len(first)] + ("cot",) * len(second)
+            redone_all = [slipped(s) for s in both]
+            said = notes + more_notes + [_second_round_note(len(second), sum(bool(r.slips) for r in redone_all))]
+            if _broke(second):  # the model failed mid-round: the first round's answer stands, and says so
+                solution = replace(solution, notes=(*solution.notes, _broken_note(second[-1])))
+            else:
+                solution = _vote(both, said, question, methods, redone=redone_all, recount=True)
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
@@ -279,9 +285,17 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
 
 
 def _disputed(solution: Solution, first: list[Solution]) -> bool:
-    """Worth a second round: the first did not end in an answer chain of thought and PAL agree on,
-    and nothing stopped it (a cancel, a sandbox that cannot run)."""
+    """Worth a second round (mix+more): the first did not end in an answer chain of thought and PAL
+    agree on, and nothing stopped it (a cancel, a sandbox that cannot run)."""
     return not solution.confidence.confident and not any(s.status in _FINAL for s in first)
+
+
+def _split(solution: Solution, question: str) -> bool:
+    """No two of the first round's answers agree (and chain of thought's, redone, is not PAL's), and
+    the question's numbers are not large: there the programs decide a tie, and chains of thought,
+    weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md)."""
+    split = bool(solution.votes) and solution.votes[0].count < 2 and solution.confidence.level != "redone"
+    return split and not large_numbers(question)
 
 
 def _in_rounds(
@@ -421,11 +435,12 @@ def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> Generat
     return first_request(lambda model: run(replace(quiet, model=model)), like)
 
 
-def vote(answers: list[str | None]) -> list[Vote]:
+def vote(answers: list[str | None], *, whole: bool = False) -> list[Vote]:
     """Answers by count, most first; in a tie a plausible answer before one that says nothing
-    (`degenerate`), a single value before lines of printed output (`wordy`), then the order first
-    seen; None (failures) not counted. Answers meaning the same number (18, 18.0, $18) share a vote
-    under the first one's text."""
+    (`degenerate`), with `whole` (the question counts things: `whole_numbers`) a whole number
+    before one with a fractional part, a single value before lines of printed output (`wordy`),
+    then the order first seen; None (failures) not counted. Answers meaning the same number (18,
+    18.0, $18) share a vote under the first one's text."""
     keys = [vote_key(a) if a is not None else None for a in answers]
     first_text: dict[str, str] = {}
     for answer, key in zip(answers, keys, strict=True):
@@ -434,8 +449,12 @@ def vote(answers: list[str | None]) -> list[Vote]:
     counts = Counter(key for key in keys if key is not None)
     order = list(first_text)  # dicts keep insertion order: first seen first
     ranked = sorted(
-        order, key=lambda key: (-counts[key], degenerate(first_text[key]), wordy(first_text[key]), order.index(key))
-    )
+        order,
+        key=lambda key: (
+            -counts[key], degenerate(first_text[key]), whole and fractional(first_text[key]), wordy(first_text[key]),
+            order.index(key),
+        ),
+    )  # fmt: skip
     return [Vote(first_text[key], counts[key]) for key in ranked]
 
 
@@ -452,6 +471,20 @@ def degenerate(answer: str) -> bool:
     found no rows, a filter copied from an example): a tie never goes to it over a plausible one."""
     text = answer.strip().lower()
     return text in ("", "none", "nan", "[]", "{}", "()") or number_in(text) == 0
+
+
+def fractional(answer: str) -> bool:
+    """A number with a fractional part (14.67, 37.5)."""
+    value = number_in(answer.strip())
+    return value is not None and value != int(value)
+
+
+def whole_numbers(question: str) -> bool:
+    """The question states only whole numbers, none of them large, and asks for no fraction or
+    percentage: its answer counts things, so in a tie a whole number goes before 14.666666 (on
+    GSM8K's ties the whole number was right where either was; docs/results.md)."""
+    text = question[:20_000]
+    return asked_kind(text) is Kind.ANY and not re.search(r"\d\.\d", text) and not large_numbers(text)
 
 
 LARGE = 10_000  # a question with a number this large is arithmetic chain of thought gets wrong (docs/results.md)
@@ -477,6 +510,20 @@ def _redone(reasoning: Solution, context: SolveContext) -> RedoneArithmetic:
 def _slip_note(redone: RedoneArithmetic) -> str:
     again = f" Redone, its answer is {format_float(redone.answer)}." if redone.answer is not None else ""
     return f"Chain of thought's arithmetic has a slip: {redone.slips[0]}; its answer counts last in a tie.{again}"
+
+
+def _broke(second: list[Solution]) -> bool:
+    """The second round ended in something other than a cancel that stops it (the model failed)."""
+    return bool(second) and second[-1].status in _FINAL and second[-1].status is not SolveStatus.CANCELLED
+
+
+def _broken_note(failed: Solution) -> str:
+    return f"The methods disagreed; a second round could not run ({failed.message}), so the first round's vote stands."
+
+
+def _second_round_note(asked: int, slipped: int) -> str:
+    redone = f"; {slipped} of the chains slipped in their arithmetic and count with it redone" if slipped else ""
+    return f"The methods disagreed, so chain of thought reasoned {asked} more times{redone}."
 
 
 class _Slips:
@@ -507,30 +554,36 @@ def _vote(
     question: str,
     methods: tuple[str, ...] = (),
     *,
-    redone: RedoneArithmetic = _NOT_REDONE,
+    redone: list[RedoneArithmetic] | None = None,
+    recount: bool = False,
 ) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
-    three-way tie of the first round goes to chain of thought; after a second round, or when
-    its written arithmetic slipped (`redone`, whose answer redone is kept with it), or when the
-    question's numbers are large, a tie goes to the answer programs gave first: chain of thought
-    is the weakest at arithmetic); the working shown is a program's when one gave the winning
-    answer. Answers naming one of the question's options count as that option."""
+    three-way tie goes to chain of thought; when its written arithmetic slipped (`redone`: each
+    sample's arithmetic redone, kept with it) or the question's numbers are large, to the answer
+    programs gave first: chain of thought is the weakest at arithmetic). After a second round
+    (`recount`) a chain of thought that slipped counts with its arithmetic redone, so its slip no
+    longer decides the order. The working shown is a program's when one gave the winning answer.
+    Answers naming one of the question's options count as that option."""
     same = _as_one(question)
+    again = redone or [_NOT_REDONE] * len(samples)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
-    counted = _options_only(answers, bool(choices_in(question)))
+    redone_as = [same(format_float(r.answer)) if r.answer is not None else None for r in again]
+    tallied = [r if recount and r is not None and a is not None else a for a, r in zip(answers, redone_as, strict=True)]
+    counted = _options_only(tallied, bool(choices_in(question)))
     order = list(range(len(samples)))
-    if methods and (len(methods) > len(MIX) or redone.slips or large_numbers(question)):  # programs first in a tie
+    slipped = not recount and any(r.slips for r in again)
+    if methods and (slipped or large_numbers(question)):  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
-    votes = vote([counted[number] for number in order])
+    votes = vote([counted[number] for number in order], whole=whole_numbers(question))
     backed = True
     if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
         chosen, votes = samples[-1], []
     elif votes:
         winner_key = vote_key(votes[0].answer)
-        winners = [s for s, a in zip(samples, answers, strict=True) if a is not None and vote_key(a) == winner_key]
+        winners = [s for s, a in zip(samples, tallied, strict=True) if a is not None and vote_key(a) == winner_key]
         with_program = [s for s in winners if s.program is not None]
         chosen = with_program[0] if methods and with_program else winners[0]
         backed = bool(with_program)
@@ -548,7 +601,7 @@ def _vote(
         samples=len(samples),
         fallback_used=not backed,  # mixed: no program gave the winning answer, only chain of thought
         sampled=tuple(
-            _sample(s, methods[number] if methods else "", labels[number], answers[number], redone.answer)
+            _sample(s, methods[number] if methods else "", labels[number], answers[number], redone_as[number])
             for number, s in enumerate(samples)
         ),
         notes=chosen.notes + tuple(notes),
@@ -577,11 +630,10 @@ def as_choice(answer: str, choices: tuple[Choice, ...]) -> str:
     return str(matched) if matched else answer
 
 
-def _sample(solution: Solution, method: str, label: str, answer: str | None, redone: float | None) -> Sample:
+def _sample(solution: Solution, method: str, label: str, answer: str | None, redone: str | None) -> Sample:
     if method != "cot":
         return Sample(method, label, solution.program, answer)
-    again = format_float(redone) if redone is not None else None
-    return Sample(method, label, solution.program, answer, solution.finish_reply, again)
+    return Sample(method, label, solution.program, answer, solution.finish_reply, redone)
 
 
 def _fall_back(failed: Solution, reasoning: Solution) -> Solution:

@@ -3,10 +3,11 @@
     .venv/bin/python tests/benchmarks/bench_votes.py [--threads 2] [--interleaved]
 
 Each method on the five questions in turn: greedy PAL, the 5-sample vote (`sc-pal`: the five
-samples decoded together in one batch, each program run), the mixed vote (`mix`: chain of
-thought, PAL and PoT decoded side by side in one batch) and `mix+more` (a second round of four
-programs where chain of thought and PAL disagree). Also the vote's decoding rate, and the time
-to the first answer on screen (a vote's `FirstAnswer`; greedy PAL's answer is its first).
+samples decoded together in one batch, each program run), the mixed vote (`mix`: PAL, chain of
+thought, PoT where they disagree, and three more chains of thought in one batch where all three
+do) and `mix+more` (that second round wherever chain of thought and PAL disagree). Also the
+vote's decoding rate, and the time to the first answer on screen (a vote's `FirstAnswer`; greedy
+PAL's answer is its first).
 Targets: vote/greedy ≤ 2.2 (issue 15); first answer ≤ 1.3 × greedy PAL's time (issue 33).
 """
 

@@ -1,17 +1,20 @@
 """Accuracy of mix, PAL, chain of thought and other tie rules from one `mix` (or `mix+more`)
 evaluation's records, with the support levels' calibration (prints tables; not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm-200
+    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm-200 [SECOND_ROUND.jsonl]
 
 A record holds every solve's answer (`sampled`), each named by its method: PAL's and chain of
 thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chain of thought, then
-PoT), then a second round's programs (mix+more). So one run gives every method on the same items,
-and the vote is redone here with this checkout's rules (chain of thought's answer, where it had none,
-read from the end of its reasoning): in a tie chain of thought first, unless
-its written arithmetic slips or the question's numbers are large (then the programs first), and
-after a slip PoT's answer is not counted (it is not asked where PAL answered). The
-other rows change only that order, so they say what another tie rule would have scored on the
-same answers.
+PoT), then the second round's chains of thought where no two agreed. So one run gives every method
+on the same items, and the vote is redone here with this checkout's rules (chain of thought's
+answer, where it had none, read from the end of its reasoning): in a tie chain of thought first,
+unless its written arithmetic slips or the question's numbers are large (then the programs first),
+a whole number first where the question counts things, and after a slip PoT's answer is not
+counted (it is not asked where PAL answered). Where no two answers agree and the numbers are not
+large, the second round's first `SECOND_ROUND` chains of thought vote too, each counted with its
+slipped arithmetic redone: from the record, or from SECOND_ROUND.jsonl (`bench_second_round.py`:
+a second round run afterwards on the ties of a run made before it existed). The other rows change
+only the tie order, so they say what another tie rule would have scored on the same answers.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from app.evaluation.grader import grade
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.extract import concluded
-from app.reasoning.methods import _as_one, _options_only, large_numbers, vote
+from app.reasoning.methods import SECOND_ROUND, _as_one, _options_only, large_numbers, vote, whole_numbers
 from app.reasoning.numbers import format_float, vote_key
 from sandbox import Sandbox
 
@@ -38,10 +41,36 @@ TIE_ORDERS = {  # a tie rule: the methods' order the vote breaks ties by
 }
 
 
-def _voted(by_method: dict[str, str | None], order: tuple[str, ...], options: bool = False) -> str | None:
+def _voted(
+    by_method: dict[str, str | None], order: tuple[str, ...], options: bool = False, whole: bool = False
+) -> str | None:
     """The vote over the methods' answers (as `_as_one` writes them), ties broken by `order`."""
-    votes = vote(_options_only([by_method.get(method) for method in order], options))
+    votes = vote(_options_only([by_method.get(method) for method in order], options), whole=whole)
     return votes[0].answer if votes else None
+
+
+def _counted(sample: dict[str, Any], same: Any, sandbox: Sandbox) -> str | None:
+    """A chain of thought's answer as the second round counts it: redone where its arithmetic slipped."""
+    answer = _reread(sample).get("answer")
+    if answer is None:
+        return None
+    redone = redo_arithmetic(sample.get("reasoning") or "", answer, sandbox)
+    return str(same(format_float(redone.answer))) if redone.slips and redone.answer is not None else str(same(answer))
+
+
+def _second_round(
+    row: dict[str, Any], head: list[str | None], extra: list[dict[str, Any]], sandbox: Sandbox
+) -> tuple[str | None, str]:
+    """The second round's vote: `head` (the first round's answers, chain of thought's counted
+    redone, in tie order) and the first SECOND_ROUND chains of thought of `extra`; its level."""
+    same, question = _as_one(row["question"]), row["question"]
+    answers = head + [_counted(s, same, sandbox) for s in extra[:SECOND_ROUND]]
+    votes = vote(_options_only(answers, bool(choices_in(question))), whole=whole_numbers(question))
+    if not votes:
+        return None, "second round, split"
+    ran = len(head) + len(extra[:SECOND_ROUND])  # failed solves count, as in Solution.samples
+    tied = len(votes) > 1 and votes[1].count == votes[0].count
+    return votes[0].answer, "second round" if votes[0].count / ran > 0.5 and not tied else "second round, split"
 
 
 def _level(by_method: dict[str, str | None], answer: str | None, redone: float | None) -> str:
@@ -65,9 +94,16 @@ def _reread(sample: dict[str, Any]) -> dict[str, Any]:
     return {**sample, "answer": concluded(sample.get("reasoning") or "")}
 
 
+def _second_rounds(path: Path) -> dict[int, list[dict[str, Any]]]:
+    """The chains of thought of a second round run afterwards (`bench_second_round.py`), by item."""
+    records = [json.loads(line) for line in path.read_text().splitlines() if line]
+    return {r["index"]: [s for s in r["samples"] if s["method"] == "cot"] for r in records}
+
+
 def main() -> None:
     rows = [json.loads(line) for line in (Path(sys.argv[1]) / "results.jsonl").read_text().splitlines() if line]
     rows = [r for r in rows if r.get("sampled")]
+    later = _second_rounds(Path(sys.argv[2])) if len(sys.argv) > 2 else {}
     right: Counter[str] = Counter()
     solved: Counter[str] = Counter()
     levels: Counter[tuple[str, bool]] = Counter()
@@ -89,11 +125,18 @@ def main() -> None:
         asked = dict(by_method)
         if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
             asked.pop("pot", None)
-        mix = _voted(asked, ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot"), options)
+        order = ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot")
+        mix = _voted(asked, order, options, whole_numbers(row["question"]))
+        level = _level(asked, mix, again)
+        extra = row["sampled"][len(first) :] or later.get(row["index"], [])
+        if level == "tie" and extra and not large_numbers(row["question"]):  # no two agree: the second round decides
+            head = {**asked, "cot": _counted(cot, same, sandbox) if asked.get("cot") else None}
+            mix, level = _second_round(row, [head.get(m) for m in ("cot", "pal", "pot") if m in head], extra, sandbox)
+        elif level == "tie" and not large_numbers(row["question"]):
+            level = "tie, no second round in the records"
         good = grade(mix, row["gold"]).correct
         right["mix"] += good
-        level = _level(asked, mix, again) + (", chain of thought slipped" if slips else "")
-        levels[(level, good)] += 1
+        levels[(level + (", chain of thought slipped" if slips else ""), good)] += 1
         for name, order in TIE_ORDERS.items():
             right[name] += grade(_voted(by_method, order, options), row["gold"]).correct
         for method in FIRST:

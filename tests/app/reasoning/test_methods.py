@@ -11,7 +11,17 @@ import pytest
 from app.reasoning.choices import choices_in
 from app.reasoning.events import FirstAnswer, VoteStarted
 from app.reasoning.method_table import TABLE
-from app.reasoning.methods import Method, MethodError, as_choice, degenerate, large_numbers, solve, vote, wordy
+from app.reasoning.methods import (
+    Method,
+    MethodError,
+    as_choice,
+    degenerate,
+    large_numbers,
+    solve,
+    vote,
+    whole_numbers,
+    wordy,
+)
 from app.reasoning.prompts import EQUATION_HINT, FRACTION_HINT, asks_for_equation, messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
@@ -224,10 +234,92 @@ def test_mix_on_a_one_at_a_time_model_stops_once_chain_of_thought_and_pal_agree(
 
 
 def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
-    model = ScriptedModel([pal("8"), "Answer: 7", pot("9")])
+    model = ScriptedModel([pal("8"), "Answer: 7", pot("9"), "Answer: 1", "Answer: 2", "Answer: 3"])
     solution = solve("q", "mix", model, sandbox)
-    assert solution.answer == "7"
+    assert solution.answer == "7" and solution.samples == 6  # the second round did not decide either
     assert solution.fallback_used  # no program backs the answer
+    assert solution.confidence.level == "second round, split"
+
+
+def test_a_three_way_tie_is_decided_by_three_more_chains_of_thought(sandbox: Sandbox) -> None:
+    replies = [pal("8"), "Answer: 7", pot("9"), "Answer: 9", "Answer: 5", "Answer: 9"]
+    model = ScriptedModel(replies, parallel=8)
+    events: list[object] = []
+    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    assert model.batches == [1, 1, 1, 3]  # one at a time, then the second round in one batch
+    assert model.requests[3].temperature > 0 and len({r.seed for r in model.requests[3:]}) == 3
+    assert [e.first_lane for e in events if isinstance(e, VoteStarted)] == [0, 3]
+    assert [s.label for s in solution.sampled][3:] == [f"Chain of thought sample {n} of 3" for n in (1, 2, 3)]
+    assert solution.answer == "9" and solution.votes[0] == Vote("9", 3) and solution.samples == 6
+    assert solution.confidence.text == "3 of 6 answers agree, PoT among them"
+    assert not solution.confidence.confident and solution.confidence.level == "second round, split"
+    assert any("reasoned 3 more times" in note for note in solution.notes)
+
+
+def test_in_the_second_round_a_slipped_chain_counts_with_its_arithmetic_redone(sandbox: Sandbox) -> None:
+    """Checked in the sandbox: 1234 × 56 is 69104, so the chain that wrote 69004 counts for PAL's
+    69104; its own answer is still shown as it wrote it."""
+    slipped = "Each box holds 1234 × 56 = 69004 beads.\nAnswer: 69004"
+    replies = [pal("69104"), "Answer: 7", pot("9"), slipped, "Answer: 5", "Answer: 6"]
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox)
+    assert solution.answer == "69104" and solution.votes[0].count == 2
+    assert (solution.sampled[3].answer, solution.sampled[3].redone) == ("69004", "69104")
+    assert any("1 of the chains slipped" in note for note in solution.notes)
+    clean = [pal("69104"), "Answer: 7", pot("9"), "Answer: 69004", "Answer: 5", "Answer: 6"]
+    assert solve("q", "mix", ScriptedModel(clean, parallel=8), sandbox).answer == "7"  # no slip to redo: a tie
+
+
+def test_where_the_question_counts_things_a_tie_goes_to_a_whole_number(sandbox: Sandbox) -> None:
+    """GSM8K item 101: six answers, 6 and 11.75 twice each; pages a day on average are 6."""
+    question = (
+        "Solo has to read 4 pages from his Science textbook, 20 pages from his Social Studies textbook, 7 pages "
+        "from his History textbook and 8 pages from his Geography textbook. Solo read 15 pages on Monday. If he "
+        "has 4 more days to complete all his reading, how many pages does he need to read, on average, in one day?"
+    )
+    replies = [pal("6"), "Answer: 11.75", pot("-9.5"), "Answer: 36.5625", "Answer: 6", "Answer: 11.75"]
+    solution = solve(question, "mix", ScriptedModel(replies, parallel=8), sandbox)
+    assert solution.answer == "6" and [v.count for v in solution.votes][:2] == [2, 2]
+    assert vote(["14.6666666667", "15"], whole=True)[0].answer == "15"
+    assert vote(["14.6666666667", "15"])[0].answer == "14.6666666667"  # else the order first seen
+    assert vote(["2.5", "3", "3"], whole=True)[0].answer == "3" and vote(["2.5", "2.5", "3"], whole=True)[0].count == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "whole"),
+    [
+        ("Tom has 4 apples and buys 7 more. How many apples does he have?", True),
+        ("Yogurts are 4 for $5.00. How much does he spend over 30 days?", False),  # a price in cents
+        ("What fraction of the 12 slices is left after 5 are eaten?", False),
+        ("What percentage of the 40 students passed if 30 did?", False),
+        ("A farm has 37190 acres and sells 2 of them. How many are left?", False),  # large: programs decide
+    ],
+)
+def test_a_question_counts_things_when_it_states_whole_numbers_only(question: str, whole: bool) -> None:
+    assert whole_numbers(question) is whole
+
+
+def test_where_numbers_are_large_a_tie_goes_to_the_programs_without_a_second_round(sandbox: Sandbox) -> None:
+    question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
+    replies = [pal("35670"), "Answer: 35770", pot("35600"), "Answer: 35770", "Answer: 35770", "Answer: 35770"]
+    model = ScriptedModel(replies, parallel=8)
+    solution = solve(question, "mix", model, sandbox)
+    assert model.batches == [1, 1, 1] and solution.answer == "35670" and solution.samples == 3
+
+
+def test_two_programs_agreeing_ask_no_second_round_unless_mix_more(sandbox: Sandbox) -> None:
+    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14", "Answer: 41"]
+    model = ScriptedModel(replies, parallel=8)
+    assert solve("q", "mix", model, sandbox).samples == 3 and model.batches == [1, 1, 1]
+    more = ScriptedModel(replies, parallel=8)
+    solution = solve("q", "mix+more", more, sandbox)
+    assert more.batches == [1, 1, 1, 3] and solution.answer == "14" and solution.votes[0].count == 4
+    assert solution.confidence.level == "second round" and not solution.confidence.confident  # 4 of 6
+
+
+def test_a_second_round_the_model_cannot_run_leaves_the_first_rounds_answer(sandbox: Sandbox) -> None:
+    solution = solve("q", "mix", ScriptedModel([pal("8"), "Answer: 7", pot("9")]), sandbox)
+    assert solution.answered and solution.answer == "7" and solution.samples == 3
+    assert any("could not run" in note for note in solution.notes)
 
 
 def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandbox: Sandbox) -> None:
@@ -361,7 +453,7 @@ def test_solve_takes_a_parsed_method_and_decodes_greedily_by_default(sandbox: Sa
 def test_a_mixed_vote_samples_as_asked(sandbox: Sandbox) -> None:
     model = ScriptedModel(["Answer: 12", pal("13"), pot("12")])
     solve("q", "mix", model, sandbox, temperature=0.7)
-    assert [request.temperature for request in model.requests] == [0.7, 0.7, 0.7]
+    assert [request.temperature for request in model.requests][:3] == [0.7, 0.7, 0.7]
 
 
 def test_data_questions_name_the_methods_that_take_them(sandbox: Sandbox, tmp_path: Path) -> None:
@@ -385,7 +477,7 @@ def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbo
     assert cached.batches == [3] and all(r.max_tokens == 1 for r in cached.requests)  # together, as mix asks
     later = ScriptedModel(["Answer: 1", "```python\nprint(1)\n```", "```python\nans = 1\n```"], parallel=8)
     solve("How many apples?", "mix", later, sandbox)
-    for warm, real in zip(cached.requests, later.requests, strict=True):  # the same prompts up to the question
+    for warm, real in zip(cached.requests, later.requests[:3], strict=True):  # the same prompts up to the question
         shared = len(warm.messages[:-1])
         assert warm.messages[:shared] == real.messages[:shared]
         assert warm.messages[-1].content.split("How many?")[0] == real.messages[-1].content.split("How many")[0]
@@ -394,33 +486,10 @@ def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbo
     assert warm_up(plain, sandbox, "mix") == 0 and plain.requests == []  # no cache to fill: left alone
 
 
-def test_mix_more_asks_a_second_round_of_programs_only_where_the_first_disagrees(sandbox: Sandbox) -> None:
-    replies = [pal("14"), "Answer: 41", pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
-    model = ScriptedModel(replies, parallel=8)
-    events: list[object] = []
-    solution = solve("q", "mix+more", model, sandbox, on_event=events.append)
-    assert model.batches == [1, 1, 1, 4]  # chain of thought and PAL disagreed: four more programs, one batch
-    assert [e.first_lane for e in events if isinstance(e, VoteStarted)] == [0, 3]
-    assert [s.label for s in solution.sampled][3:] == [f"PAL sample {n} of 4" for n in range(1, 5)]
-    assert solution.answer == "14" and solution.votes[0] == Vote("14", 4) and solution.samples == 7
-    assert solution.confidence.text == "4 of 6 programs give this answer; chain of thought says otherwise"
-    assert solution.confidence.confident  # four of seven: more than half
-
-
 def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: Sandbox) -> None:
     model = ScriptedModel([pal("12"), "Answer: 12", pot("12")], parallel=8)
     solution = solve("q", "mix+more", model, sandbox)
     assert model.batches == [1, 1] and solution.samples == 2 and solution.method == "mix+more"
-
-
-def test_after_a_second_round_a_tie_goes_to_the_programs_and_is_not_confident(sandbox: Sandbox) -> None:
-    replies = [pal("7"), "Answer: 5", pot("5"), pal("7"), pal("9"), pal("9"), pal("5")]
-    solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
-    assert [v.count for v in solution.votes] == [3, 2, 2]
-    assert solution.answer == "5" and not solution.confidence.confident  # 3 of 7
-    replies = [pal("7"), "Answer: 5", pot("5"), pal("7"), pal("9"), pal("9"), pal("3")]
-    tied = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
-    assert tied.answer == "7" and tied.votes[0].count == 2  # 5 (chain of thought, PoT) ties 7 and 9: a program's first
 
 
 def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
@@ -442,7 +511,7 @@ def test_answers_that_name_no_option_do_not_outvote_one_that_does(sandbox: Sandb
     assert neither.answer == "-800"  # no answer names an option: counted as before
     often = "How often? Answer Choices: (A) 2 times per year (B) once every 15 years (C) 5 times every 18 years"
     model = ScriptedModel([pal("18"), "Answer: C", pot("7.2")])
-    assert solve(often, "mix", model, sandbox).confidence.level != "cot+pal" and len(model.requests) == 3
+    assert solve(often, "mix", model, sandbox).confidence.level != "cot+pal"
 
 
 def test_as_choice_names_the_option_by_letter_or_value_and_leaves_the_rest() -> None:

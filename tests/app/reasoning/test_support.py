@@ -44,7 +44,7 @@ def test_a_measured_figure_is_one_docs_results_reports() -> None:
 
 
 def test_who_voted_reads_as_words(sandbox: Sandbox) -> None:
-    replies = [pal("14"), "Answer: 41", pot("14"), pal("14"), pal("14"), pal("-58"), pal("38")]
+    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14", "Answer: 41"]
     solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
-    assert voters_words(solution) == "chain of thought, PAL, PoT and 4 more PAL programs"
-    assert solution.confidence.words == "the methods disagreed, so more programs were written: most of them agree"
+    assert voters_words(solution) == "chain of thought, PAL, PoT and 3 more chains of thought"
+    assert solution.confidence.words == LEVELS["second round"].words and "reasoned again" in solution.confidence.words
