@@ -292,7 +292,8 @@ class Solution:
         winner = vote_key(self.answer or "")
         if self._second_round_ran:  # each chain of thought counted with its slipped arithmetic redone
             counted = [(sample.method, sample.redone or sample.answer) for sample in self.sampled]
-            return self._second_round([m for m, a in counted if a is not None and vote_key(a) == winner], share)
+            agree = [m for m, a in counted if a is not None and winner is not None and vote_key(a) == winner]
+            return self._second_round(agree, share)
         agreeing = [
             sample.method
             for sample in self.sampled
@@ -331,7 +332,7 @@ class Solution:
     def _second_round(self, agreeing: list[str], share: float) -> Confidence:
         """Support after the second round: how many of all the answers agree, and whether a program
         is among them. Most of them agreeing is its own level, measured (support.py), and not
-        confident: it was right less often than chain of thought and PAL agreeing."""
+        confident: measured on few items, and chains sharing one misreading can outvote a program."""
         programs = [method for method in agreeing if method != "cot"]
         words = f", {' and '.join(method_words(m) for m in programs)} among them" if programs else ", no program"
         text = f"{len(agreeing)} of {self.samples} answers agree{words}"
