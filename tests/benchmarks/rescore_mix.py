@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,13 @@ def _voted(
     return votes[0].answer if votes else None
 
 
-def _counted(sample: dict[str, Any], same: Any, sandbox: Sandbox) -> str | None:
+def _counted(sample: dict[str, Any], same: Callable[[str], str], sandbox: Sandbox) -> str | None:
     """A chain of thought's answer as the second round counts it: redone where its arithmetic slipped."""
     answer = _reread(sample).get("answer")
     if answer is None:
         return None
     redone = redo_arithmetic(sample.get("reasoning") or "", answer, sandbox)
-    return str(same(format_float(redone.answer))) if redone.slips and redone.answer is not None else str(same(answer))
+    return same(format_float(redone.answer)) if redone.slips and redone.answer is not None else same(answer)
 
 
 def _second_round(
