@@ -38,8 +38,8 @@ TABLE = (
     Entry("pal", "Fast — one program (≈ 9 s)", "PAL: the model writes a program that prints the answer", ""),
     Entry(
         "mix", "Cross-checked — PAL first, then checked (≈ 24 s)",
-        "PAL answers first; chain of thought checks it, PoT votes where the two disagree, and where all three "
-        "disagree chain of thought reasons three times more; the support says how far to trust it",
+        "PAL answers first; chain of thought checks it, PoT votes where the two disagree, and chain of thought "
+        "reasons two or three times more to decide; the support says how far to trust it",
         "",
     ),
     Entry("cot", "Explain in words — no program (≈ 10 s)", "chain of thought: reasoning in words, no program", ""),
@@ -71,8 +71,8 @@ TABLE = (
         "five sampled programs with examples, vote, chain of thought when all fail", "", True,
     ),
     Entry(
-        "mix+more", "Cross-checked, reasoned again wherever the methods disagree",
-        "mix, with its second round of three sampled chains of thought wherever chain of thought and PAL disagree",
+        "mix+more", "Cross-checked, reasoned again even where numbers are large",
+        "mix, with its second round also where the question's numbers are large (mix lets the programs decide there)",
         "", True,
     ),
     Entry(

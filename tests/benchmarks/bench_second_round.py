@@ -1,23 +1,22 @@
-"""The second round (chains of thought sampled where no two of mix's methods agree) run afterwards
-on the ties of a `mix` run made before the round existed, so `rescore_mix.py` can re-vote that run
+"""The second round (chains of thought sampled where mix's chain of thought and PAL disagree) run
+afterwards on a `mix` run made before the round existed, so `rescore_mix.py` can re-vote that run
 as the product now decides (writes JSON lines; not a test).
 
     PYTHONPATH=. .venv/bin/python tests/benchmarks/bench_second_round.py eval-results/gsm-200c OUT.jsonl \
-        [--chains 4] [--programs 0] [--threads 2]
+        [--chains 3] [--programs 0] [--threads 2] [--items 5,18,…]
 
-For each tied item (no two of PAL, chain of thought and PoT agree, as `rescore_mix.py` reads them),
-`--chains` chains of thought sampled with seeds 1, 2, … (the product's seeds) and, to compare,
-`--programs` sampled PAL programs, decoded together in one batch through the product's rounds; none
-stops early, so every sample is kept. Resumes: items already in OUT are skipped.
+For each item where chain of thought and PAL disagree (as `rescore_mix.py` reads them; `--items`:
+those items instead), `--chains` chains of thought sampled with seeds 1, 2, … (the product's
+seeds) and, to compare, `--programs` sampled PAL programs, decoded together in one batch through
+the product's rounds; as in the product none stops early, so every sample is kept. Resumes: items
+already in OUT are skipped.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,12 +33,12 @@ from sandbox import Sandbox
 from tests.benchmarks.rescore_mix import FIRST, _reread
 
 
-def tied(row: dict[str, Any]) -> bool:
-    """No two of the first round's answers agree (as the records are re-read)."""
+def disputed(row: dict[str, Any]) -> bool:
+    """The first round's chain of thought and PAL disagree (as the records are re-read)."""
     same = _as_one(row["question"])
-    first = [_reread(s) for s in row["sampled"] if s["method"] in FIRST][:3]
-    keys = [vote_key(same(s["answer"])) for s in first if s["answer"] is not None]
-    return bool(keys) and len(set(keys)) == len(keys)
+    first = {s["method"]: _reread(s)["answer"] for s in row["sampled"] if s["method"] in FIRST}
+    keys = [vote_key(same(first[m])) if first.get(m) is not None else None for m in ("cot", "pal")]
+    return keys[0] is None or keys[0] != keys[1]
 
 
 def _chain(question: str, seed: int) -> Member:
@@ -56,17 +55,11 @@ def members(question: str, chains: int, programs: int) -> tuple[list[Member], tu
     return runs, ("cot",) * chains + ("pal",) * programs
 
 
-def _each_its_own() -> Callable[[str], str]:
-    """Every answer written apart, so the round never settles early and every sample is kept."""
-    count = itertools.count()
-    return lambda answer: f"{answer}#{next(count)}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("run")
     parser.add_argument("out")
-    parser.add_argument("--chains", type=int, default=4)
+    parser.add_argument("--chains", type=int, default=3)
     parser.add_argument("--programs", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--items", help="only these indices (comma-separated), tied or not")
@@ -80,12 +73,12 @@ def main() -> None:
     context = SolveContext(model, sandbox)
     with out.open("a", encoding="utf-8") as file:
         for row in rows:
-            wanted = row["index"] in chosen if chosen else tied(row)
+            wanted = row["index"] in chosen if chosen else disputed(row)
             if row["index"] in done or not row.get("sampled") or not wanted:
                 continue
             runs, methods = members(row["question"], args.chains, args.programs)
             started = time.monotonic()
-            solves, _notes = _in_rounds(runs, sample_labels(methods), context, same=_each_its_own())
+            solves, _notes = _in_rounds(runs, sample_labels(methods), context, needed=len(runs))
             samples = [
                 {"method": m, "answer": s.answer if s.answered else None, "reasoning": s.finish_reply}
                 | {"program": s.program}

@@ -1,7 +1,7 @@
 """Accuracy of mix, PAL, chain of thought and other tie rules from one `mix` (or `mix+more`)
 evaluation's records, with the support levels' calibration (prints tables; not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm-200 [SECOND_ROUND.jsonl]
+    PYTHONPATH=. .venv/bin/python tests/benchmarks/rescore_mix.py eval-results/gsm-200 [SECOND_ROUND.jsonl ...]
 
 A record holds every solve's answer (`sampled`), each named by its method: PAL's and chain of
 thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chain of thought, then
@@ -10,11 +10,12 @@ on the same items, and the vote is redone here with this checkout's rules (chain
 answer, where it had none, read from the end of its reasoning): in a tie chain of thought first,
 unless its written arithmetic slips or the question's numbers are large (then the programs first),
 a whole number first where the question counts things, and after a slip PoT's answer is not
-counted (it is not asked where PAL answered). Where no two answers agree and the numbers are not
-large, the second round's first `SECOND_ROUND` chains of thought vote too, each counted with its
-slipped arithmetic redone: from the record, or from SECOND_ROUND.jsonl (`bench_second_round.py`:
-a second round run afterwards on the ties of a run made before it existed). The other rows change
-only the tie order, so they say what another tie rule would have scored on the same answers.
+counted (it is not asked where PAL answered). Where chain of thought and PAL disagree (and chain
+of thought, redone, does not give PAL's answer) and the numbers are not large, the second round's
+first chains of thought vote too (as many as `methods.chains_needed` asks), each counted with its
+slipped arithmetic redone: from the record, or from SECOND_ROUND.jsonl files (`bench_second_round.py`:
+a second round run afterwards on a run made before it existed). The other rows change only the tie
+order, so they say what another tie rule would have scored on the same answers.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from app.evaluation.grader import grade
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.extract import concluded
-from app.reasoning.methods import SECOND_ROUND, _as_one, _options_only, large_numbers, vote, whole_numbers
+from app.reasoning.methods import _as_one, _options_only, chains_needed, large_numbers, vote, whole_numbers
 from app.reasoning.numbers import format_float, vote_key
+from app.reasoning.solution import TRUSTED_AGREE
 from sandbox import Sandbox
 
 FIRST = ("pal", "cot", "pot")  # the first round's methods
@@ -63,15 +65,17 @@ def _second_round(
     row: dict[str, Any], head: list[str | None], extra: list[dict[str, Any]], sandbox: Sandbox
 ) -> tuple[str | None, str]:
     """The second round's vote: `head` (the first round's answers, chain of thought's counted
-    redone, in tie order) and the first SECOND_ROUND chains of thought of `extra`; its level."""
+    redone, in tie order) and as many chains of thought of `extra` as the product asks; its level."""
     same, question = _as_one(row["question"]), row["question"]
-    answers = head + [_counted(s, same, sandbox) for s in extra[:SECOND_ROUND]]
-    votes = vote(_options_only(answers, bool(choices_in(question))), whole=whole_numbers(question))
+    options, whole = bool(choices_in(question)), whole_numbers(question)
+    first = vote(_options_only(head, options), whole=whole)
+    chains = chains_needed(first[0].count if first else 0)
+    answers = head + [_counted(s, same, sandbox) for s in extra[:chains]]
+    votes = vote(_options_only(answers, options), whole=whole)
     if not votes:
         return None, "second round, split"
-    ran = len(head) + len(extra[:SECOND_ROUND])  # failed solves count, as in Solution.samples
     tied = len(votes) > 1 and votes[1].count == votes[0].count
-    return votes[0].answer, "second round" if votes[0].count / ran > 0.5 and not tied else "second round, split"
+    return votes[0].answer, "second round" if votes[0].count >= TRUSTED_AGREE and not tied else "second round, split"
 
 
 def _level(by_method: dict[str, str | None], answer: str | None, redone: float | None) -> str:
@@ -95,16 +99,16 @@ def _reread(sample: dict[str, Any]) -> dict[str, Any]:
     return {**sample, "answer": concluded(sample.get("reasoning") or "")}
 
 
-def _second_rounds(path: Path) -> dict[int, list[dict[str, Any]]]:
-    """The chains of thought of a second round run afterwards (`bench_second_round.py`), by item."""
-    records = [json.loads(line) for line in path.read_text().splitlines() if line]
+def _second_rounds(paths: list[Path]) -> dict[int, list[dict[str, Any]]]:
+    """The chains of thought of second rounds run afterwards (`bench_second_round.py`), by item."""
+    records = [json.loads(line) for path in paths for line in path.read_text().splitlines() if line]
     return {r["index"]: [s for s in r["samples"] if s["method"] == "cot"] for r in records}
 
 
 def main() -> None:
     rows = [json.loads(line) for line in (Path(sys.argv[1]) / "results.jsonl").read_text().splitlines() if line]
     rows = [r for r in rows if r.get("sampled")]
-    later = _second_rounds(Path(sys.argv[2])) if len(sys.argv) > 2 else {}
+    later = _second_rounds([Path(arg) for arg in sys.argv[2:]])
     right: Counter[str] = Counter()
     solved: Counter[str] = Counter()
     levels: Counter[tuple[str, bool]] = Counter()
@@ -130,11 +134,12 @@ def main() -> None:
         mix = _voted(asked, order, options, whole_numbers(row["question"]))
         level = _level(asked, mix, again)
         extra = row["sampled"][len(first) :] or later.get(row["index"], [])
-        if level == "tie" and extra and not large_numbers(row["question"]):  # no two agree: the second round decides
+        disputed = level in ("tie", "pal+pot", "cot+pot") and not large_numbers(row["question"])
+        if disputed and extra:  # chain of thought and PAL disagree: the second round decides
             head = {**asked, "cot": _counted(cot, same, sandbox) if asked.get("cot") else None}
             mix, level = _second_round(row, [head.get(m) for m in ("cot", "pal", "pot") if m in head], extra, sandbox)
-        elif level == "tie" and not large_numbers(row["question"]):
-            level = "tie, no second round in the records"
+        elif disputed:
+            level = f"{level}, no second round in the records"
         good = grade(mix, row["gold"]).correct
         right["mix"] += good
         levels[(level + (", chain of thought slipped" if slips else ""), good)] += 1

@@ -211,12 +211,13 @@ def test_mix_asks_pal_first_then_chain_of_thought_and_pot_only_where_they_disagr
     """PAL alone first, so its answer is on screen at the speed of one program (in one batch of
     three it came at 1.5–2.2 × that: docs/results.md); then chain of thought checks it, and PoT
     is asked only when the two disagree — each alone, at a single sequence's full speed."""
-    model = ScriptedModel([pal("12"), "So 11.\nAnswer: 11", pot("12")], parallel=8)
-    solution = solve("q", "mix", model, sandbox)
+    question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"  # large: no second round
+    model = ScriptedModel([pal("35670"), "So 35770.\nAnswer: 35770", pot("35670")], parallel=8)
+    solution = solve(question, "mix", model, sandbox)
     assert model.batches == [1, 1, 1]  # one at a time, even on a model that decodes several at once
     prompts = [request.as_text() for request in model.requests]
     assert len(set(prompts)) == 3 and "boxed" in prompts[1] and "ans" in prompts[2]
-    assert solution.answer == "12" and solution.votes == (Vote("12", 2), Vote("11", 1))
+    assert solution.answer == "35670" and solution.votes == (Vote("35670", 2), Vote("35770", 1))
     confidence = solution.to_json()["confidence"]
     assert {key: confidence[key] for key in ("text", "value", "confident", "level", "words")} == {
         "text": "2 of 3 methods agree (PAL and PoT)", "value": 0.667, "confident": False,
@@ -306,14 +307,28 @@ def test_where_numbers_are_large_a_tie_goes_to_the_programs_without_a_second_rou
     assert model.batches == [1, 1, 1] and solution.answer == "35670" and solution.samples == 3
 
 
-def test_two_programs_agreeing_ask_no_second_round_unless_mix_more(sandbox: Sandbox) -> None:
-    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14", "Answer: 41"]
+def test_where_two_methods_agree_two_more_chains_agreeing_make_the_answer_confident(sandbox: Sandbox) -> None:
+    """Two chains are enough for the pair's answer to reach TRUSTED_AGREE (4) votes; both run to
+    their end even once the first has settled the winner, since the second decides the support."""
+    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14"]
     model = ScriptedModel(replies, parallel=8)
-    assert solve("q", "mix", model, sandbox).samples == 3 and model.batches == [1, 1, 1]
+    solution = solve("q", "mix", model, sandbox)
+    assert model.batches == [1, 1, 1, 2] and solution.answer == "14" and solution.votes[0].count == 4
+    assert solution.samples == 5 and solution.confidence.level == "second round" and solution.confidence.confident
+    assert solution.confidence.text == "4 of 5 answers agree, PAL and PoT among them"
+    split = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8), sandbox)
+    assert split.answer == "14" and split.votes[0].count == 3 and split.confidence.level == "second round, split"
+    assert not split.confidence.confident
+
+
+def test_where_numbers_are_large_only_mix_more_asks_a_second_round(sandbox: Sandbox) -> None:
+    question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
+    replies = [pal("35670"), "Answer: 35770", pot("35670"), "Answer: 35670", "Answer: 35670"]
+    model = ScriptedModel(replies, parallel=8)
+    assert solve(question, "mix", model, sandbox).samples == 3 and model.batches == [1, 1, 1]
     more = ScriptedModel(replies, parallel=8)
-    solution = solve("q", "mix+more", more, sandbox)
-    assert more.batches == [1, 1, 1, 3] and solution.answer == "14" and solution.votes[0].count == 4
-    assert solution.confidence.level == "second round" and not solution.confidence.confident  # 4 of 6
+    solution = solve(question, "mix+more", more, sandbox)
+    assert more.batches == [1, 1, 1, 2] and solution.confidence.confident and solution.votes[0].count == 4
 
 
 def test_a_second_round_the_model_cannot_run_leaves_the_first_rounds_answer(sandbox: Sandbox) -> None:
@@ -332,6 +347,7 @@ def test_a_tie_goes_to_a_program_when_chain_of_thoughts_arithmetic_slipped(sandb
     # PoT could change the winner only by agreeing with the slip (right 0 times in 20): not asked
     assert len(model.requests) == 2 and solution.samples == 2
     assert solution.confidence.level == "redone"  # redone, the reasoning's answer is PAL's 69104
+    assert not solution.confidence.confident and solution.samples == 2  # no second round: PAL decides the tie
     failed = ScriptedModel(["```python\nprint(1 / 0)\n```", slipped, pot("69104")])
     assert solve("q", "mix", failed, sandbox).answer == "69104" and len(failed.requests) == 3  # no program yet: asked
     assert (

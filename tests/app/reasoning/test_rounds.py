@@ -289,10 +289,10 @@ def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox
 def test_a_mixed_vote_asks_nothing_it_did_not_foresee(sandbox: Sandbox) -> None:
     """PoT without `ans` asks for the missing line: that goes to the model as a request of its own."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel([pal("13"), "Answer: 12", no_ans, " x"], parallel=8)
+    model = ScriptedModel([pal("13"), "Answer: 12", no_ans, " x", "Answer: 12", "Answer: 13"], parallel=8)
     solution = solve("q", "mix", model, sandbox)
-    assert model.batches == [1, 1, 1] and len(model.requests) == 4
-    assert [s.answer for s in solution.sampled] == ["13", "12", "12"] and solution.answer == "12"
+    assert model.batches == [1, 1, 1, 2] and len(model.requests) == 6  # then two chains of thought, together
+    assert [s.answer for s in solution.sampled] == ["13", "12", "12", "12", "13"] and solution.answer == "12"
 
 
 def test_once_chain_of_thought_and_pal_agree_pot_is_not_asked(sandbox: Sandbox) -> None:
@@ -342,27 +342,35 @@ def test_the_first_answer_is_reported_while_the_batch_still_decodes(sandbox: San
 
 def _lanes(events: list[object]) -> tuple[list[str], dict[int, str], list[tuple[int, str | None]]]:
     """A vote's reported lanes: their names, each lane's text, the solves' ends in order."""
-    names = [list(e.lanes) for e in events if isinstance(e, VoteStarted)]
-    assert len(names) == 1  # one vote, announced once
+    started = [e for e in events if isinstance(e, VoteStarted)]
+    assert len({e.first_lane for e in started}) == len(started)  # each round announced once
+    names = [label for e in started for label in e.lanes]
     texts: dict[int, str] = {}
     for e in events:
         if isinstance(e, LaneStreamed):
             texts[e.lane] = texts.get(e.lane, "") + e.text
     ends = [(e.lane, e.answer) for e in events if isinstance(e, LaneFinished)]
-    return names[0], texts, ends
+    return names, texts, ends
 
 
 def test_a_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
     """Each solve's text reaches its lane as it decodes, a reply is not reported twice, and PoT's
     request for its `ans` line lands in PoT's lane."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel([pal("13"), "Twelve.\nAnswer: 12", no_ans, " x"], parallel=8, chunk_size=3)
+    replies = [pal("13"), "Twelve.\nAnswer: 12", no_ans, " x", "So 12.\nAnswer: 12", "So 13.\nAnswer: 13"]
+    model = ScriptedModel(replies, parallel=8, chunk_size=3)
     events: list[object] = []
     solve("q", "mix", model, sandbox, on_event=events.append)
     names, texts, ends = _lanes(events)
-    assert names == ["PAL", "Chain of thought", "PoT"]
-    assert texts == {0: pal("13"), 1: "Twelve.\nAnswer: 12", 2: no_ans + " x"}
-    assert ends == [(0, "13"), (1, "12"), (2, "12")]
+    assert names == [
+        "PAL",
+        "Chain of thought",
+        "PoT",
+        "Chain of thought sample 1 of 2",
+        "Chain of thought sample 2 of 2",
+    ]
+    assert texts == {0: pal("13"), 1: "Twelve.\nAnswer: 12", 2: no_ans + " x", 3: replies[4], 4: replies[5]}
+    assert ends == [(0, "13"), (1, "12"), (2, "12"), (3, "12"), (4, "13")]
 
 
 def test_a_batched_vote_reports_each_samples_text_in_its_own_lane_once(sandbox: Sandbox) -> None:

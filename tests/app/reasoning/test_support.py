@@ -44,7 +44,7 @@ def test_a_measured_figure_is_one_docs_results_reports() -> None:
 
 
 def test_who_voted_reads_as_words(sandbox: Sandbox) -> None:
-    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14", "Answer: 41"]
-    solution = solve("q", "mix+more", ScriptedModel(replies, parallel=8), sandbox)
-    assert voters_words(solution) == "chain of thought, PAL, PoT and 3 more chains of thought"
+    replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14"]
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox)
+    assert voters_words(solution) == "chain of thought, PAL, PoT and 2 more chains of thought"
     assert solution.confidence.words == LEVELS["second round"].words and "reasoned again" in solution.confidence.words
