@@ -84,20 +84,22 @@ def _solve_mixed(qtbot: QtBot, window: MainWindow, model: ScriptedModel) -> None
 
 
 def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_window: WindowMaker) -> None:
-    model = ScriptedModel([TWELVE, "12 in all.\nAnswer: 11", "```python\nans = 12\n```"], parallel=8)
+    replies = [TWELVE, "12 in all.\nAnswer: 11", "```python\nans = 12\n```", "Answer: 12", "Answer: 12"]
+    model = ScriptedModel(replies, parallel=8)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
-    assert model.batches == [1, 1, 1]  # PAL, then chain of thought, then PoT where the two disagree
+    assert model.batches == [1, 1, 1, 2]  # PAL, chain of thought, PoT where the two disagree, two chains to decide
     samples = window.output_pane.samples
     texts = [samples.item(i).text() for i in range(samples.count())]
-    assert texts == ["PAL: 12 — agrees with the answer", "Chain of thought: 11", "PoT: 12 — agrees with the answer"]
+    assert texts[:3] == ["PAL: 12 — agrees with the answer", "Chain of thought: 11", "PoT: 12 — agrees with the answer"]
+    assert texts[3:] == [f"Chain of thought sample {n} of 2: 12 — agrees with the answer" for n in (1, 2)]
     label = window.output_pane.votes.text()
-    assert "Vote of chain of thought, PAL and PoT: 12 ×2, 11 ×1; 0 failed" in label
-    assert "Checked: the two programs agree, the reasoning in words does not — compare them" in label
+    assert "Vote of chain of thought, PAL, PoT and 2 more chains of thought: 12 ×4, 11 ×1; 0 failed" in label
+    assert "Checked: the methods disagreed, so the question was reasoned again: four or more answers agree" in label
     assert window.output_pane.votes.toolTip().startswith(
-        "2 of 3 methods agree (PAL and PoT). Answers checked this way were right 12 of 26 times (46 %)"
+        "4 of 5 answers agree, PAL and PoT among them. Answers checked this way were right 15 of 16 times (94 %)"
     )
-    assert window.speed_label.text().startswith("3 methods, ")
+    assert window.speed_label.text().startswith("5 methods, ")
     shown = window.editor.toPlainText()
     samples.itemClicked.emit(samples.item(1))
     assert window.editor.toPlainText() == shown  # chain of thought has no program to open
@@ -142,16 +144,20 @@ def test_a_mixed_vote_writes_pal_first_and_says_what_the_other_columns_wait_for(
     """PAL's column fills first (its answer is the first on screen); chain of thought's says it
     waits to check it, PoT's that it runs only if they disagree; then each heading gets its answer."""
     reasoning = "Three pens, four dollars each: 3 times 4 is 11.\nAnswer: 11"
-    model = ScriptedModel([TWELVE, reasoning, "```python\nans = 12\n```"], parallel=8, chunk_size=4)
+    chains = ["So 12.\nAnswer: 12", "So 11.\nAnswer: 11"]
+    model = ScriptedModel([TWELVE, reasoning, "```python\nans = 12\n```", *chains], parallel=8, chunk_size=4)
     window = make_window(model)
     pane = window.output_pane
     at_first_finish: list[list[str]] = []
     on_event(window, LaneFinished, lambda _f: at_first_finish.append([t.placeholderText() for t in pane.lanes.texts]))
     _solve_mixed(qtbot, window, model)
     assert at_first_finish[0][1:] == ["Waits for the first answer, then checks it", "Runs only if the others disagree"]
-    assert [h.text() for h in pane.lanes.headers] == ["PAL: 12", "Chain of thought: 11", "PoT: 12"]
+    assert [h.text() for h in pane.lanes.headers] == [
+        "PAL: 12", "Chain of thought: 11", "PoT: 12",
+        "Chain of thought sample 1 of 2: 12", "Chain of thought sample 2 of 2: 11",
+    ]  # fmt: skip
     shown = [t.toPlainText().rstrip("\n") for t in pane.lanes.texts]
-    assert shown == ["price = 4\nprint(price * 3)", reasoning, "ans = 12"]  # programs without their fences
+    assert shown == ["price = 4\nprint(price * 3)", reasoning, "ans = 12", *chains]  # programs without their fences
     window.question_pane.pick_method("pal")
     window.question.setPlainText("Three pens at $4: how much?")
     window.controller.model = ScriptedModel([TWELVE])
@@ -288,7 +294,8 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     """Issue 31: while the student tries a voted question, the columns, the Programs list, the
     tally, Compare and Output did say the answer."""
     reasoning = "Four threes are 12.\nAnswer: 12"
-    model = ScriptedModel([TWELVE, reasoning.replace("12", "11"), "```python\nans = 12\n```"], parallel=8, chunk_size=4)
+    replies = [TWELVE, reasoning.replace("12", "11"), "```python\nans = 12\n```", reasoning, reasoning]
+    model = ScriptedModel(replies, parallel=8, chunk_size=4)
     window = make_window(model)
     window.question_pane.try_yourself.setChecked(True)
     pane = window.output_pane
@@ -296,14 +303,19 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     on_event(window, LaneFinished, lambda _f: during.append(pane.output.toPlainText() + str(pane.variables.rowCount())))
     _solve_mixed(qtbot, window, model)
     assert during[0] == "Hidden while you try it yourself.0", during  # PAL's printed 12 was there, and its values
-    assert [h.text() for h in pane.lanes.headers] == ["PAL: done", "Chain of thought: done", "PoT: done"]
+    chains = [f"Chain of thought sample {n} of 2" for n in (1, 2)]
+    assert [h.text() for h in pane.lanes.headers] == [
+        f"{name}: done" for name in ["PAL", "Chain of thought", "PoT", *chains]
+    ]
     assert pane.lanes.texts[1].toPlainText() == "" and pane.lanes.texts[0].toPlainText().startswith("price = 4")
     listed = [pane.samples.item(i).text() for i in range(pane.samples.count())]
     assert not any("12" in text or "11" in text for text in listed), listed
     assert "12" not in pane.votes.text() and "12" not in pane.output.toPlainText()
     assert not pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare))
     pane.working.show_all_button.click()
-    assert [h.text() for h in pane.lanes.headers] == ["PAL: 12", "Chain of thought: 11", "PoT: 12"]
+    assert [h.text() for h in pane.lanes.headers] == ["PAL: 12", "Chain of thought: 11", "PoT: 12"] + [
+        f"{chain}: 12" for chain in chains
+    ]
     assert pane.lanes.texts[1].toPlainText().startswith("Four threes")
     assert pane.samples.item(0).text() == "PAL: 12 — agrees with the answer"
     assert pane.tabs.isTabVisible(pane.tabs.indexOf(pane.compare)) and window.answer.text() == "$12.00"
