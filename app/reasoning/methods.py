@@ -19,9 +19,10 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     iipc         Iteratively Improved Program Construction
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
                  one by one until the winner cannot change (chain of thought and PAL agreeing: PoT
-                 is not asked); where all three disagree (and the numbers are not large), a second
-                 round of sampled chains of thought, each counted with its arithmetic redone
-    mix+more     mix with the second round wherever chain of thought and PAL disagree
+                 is not asked); where chain of thought and PAL disagree (and the numbers are not
+                 large), a second round of two or three sampled chains of thought, each counted
+                 with its arithmetic redone; four answers agreeing is confident
+    mix+more     mix with the second round where the numbers are large too
 """
 
 from __future__ import annotations
@@ -300,8 +301,8 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
 
 
 def _disputed(solution: Solution, first: list[Solution]) -> bool:
-    """Worth a second round (mix+more): the first did not end in an answer chain of thought and PAL
-    agree on, and nothing stopped it (a cancel, a sandbox that cannot run)."""
+    """Worth a second round (in mix also `_unsettled`): the first did not end in an answer chain of
+    thought and PAL agree on, and nothing stopped it (a cancel, a sandbox that cannot run)."""
     return not solution.confidence.confident and not any(s.status in _FINAL for s in first)
 
 
