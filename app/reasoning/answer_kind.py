@@ -34,6 +34,17 @@ PERCENT_ASKED = re.compile(  # also the big answer's "%" (answer_units)
 _DECIMAL_ASKED = re.compile(
     r"\bdecimal\s+places?\b|\bas\s+a\s+decimal\b|\bnearest\s+(?:tenth|hundredth)", re.IGNORECASE
 )
+# Signs that a question has quantities below zero: a negative number, a temperature, a debt.
+_BELOW_ZERO = re.compile(
+    r"(?<![\w.)])[-−]\s?\d|\b(?:minus|negative|below\s+zero|temperatures?|degrees|debts?|deficit|owes?|owed|overdrawn)\b",
+    re.IGNORECASE,
+)
+# Signs that a question's answer may be a part of one: a decimal, a fraction, a percentage, a share.
+_PARTS = re.compile(
+    r"\d\.\d|\d\s*/\s*\d|%|\b(?:percent|half|halves|quarters?|thirds?|fifths?|tenths?|fractions?|probability"
+    r"|chance|likelihood|odds|ratio|proportion)\b",
+    re.IGNORECASE,
+)
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 MAX_DENOMINATOR = 1000  # 7/12, 5/8, 333/1000: a fraction a person writes
@@ -76,6 +87,23 @@ def fits(answer: str, kind: Kind, question: str = "") -> bool:
     if kind is Kind.FRACTION:
         return bool(_WRITTEN_FRACTION.match(answer)) or not value.is_integer()
     return "%" in answer or not 0 < abs(value) < 1
+
+
+def implausible(answer: str, question: str) -> str | None:
+    """Why `answer` cannot be what the question asks for, in words, or None: a negative number where
+    the question names nothing below zero, or a part of one where it counts whole things (no
+    decimal, fraction, percentage or share in it). Chain of thought and PAL agreed on -160 for a
+    candle-maker's profit and on 0.8 for the grams of chips one may eat, both wrong; no GSM8K test
+    answer is a part of one, and its two negative ones are temperatures (docs/results.md)."""
+    value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
+    if value is None or not math.isfinite(value):
+        return None
+    text = question[:_QUESTION_CHARS]
+    if value < 0 and not _BELOW_ZERO.search(text):
+        return "it is negative, and the question names nothing below zero"
+    if 0 < abs(value) < 1 and asked_kind(text) is Kind.ANY and not _PARTS.search(text):
+        return "it is a part of one, and the question counts whole things"
+    return None
 
 
 def in_asked_form(answer: str, kind: Kind) -> str:

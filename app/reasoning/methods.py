@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
-from app.reasoning.answer_kind import Kind, asked_kind, in_asked_form
+from app.reasoning.answer_kind import Kind, asked_kind, implausible, in_asked_form
 from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
 from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
@@ -188,14 +188,15 @@ def solve(
         members = [once(Method(part), context.sampling) for part in MIX]
         slipped = _Slips(context)
         first, notes = _in_rounds(
-            members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_as_one(question),
+            members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_settling(question),
             enough=slipped.decided,
         )  # fmt: skip
         redone = next((slipped(s) for s in first if s.method == "cot"), _NOT_REDONE)
         slip_note = [_slip_note(redone)] if redone.slips else []
         solution = _vote(first, notes + slip_note, question, MIX[: len(first)], redone=[slipped(s) for s in first])
         if _disputed(solution, first) and ("more" in spec.options or _unsettled(solution, question)):
-            chains = chains_needed(solution.votes[0].count if solution.votes else 0)
+            fitting = solution.votes and solution.confidence.level != "wrong kind"  # else no answer counts yet
+            chains = chains_needed(solution.votes[0].count if fitting else 0)
             extra = [once(Method("cot"), replace(SAMPLING, seed=seed)) for seed in range(1, chains + 1)]
             labels = sample_labels(MIX + ("cot",) * chains)[len(MIX) :]
             # Every chain runs to its end: each can change whether an answer reaches TRUSTED_AGREE,
@@ -236,6 +237,20 @@ def _as_one(question: str) -> Callable[[str], str]:
     km/h"), and sympy's [6] as chain of thought's 6 where an equation is solved."""
     choices, equation = choices_in(question), asks_for_equation(question)
     return lambda answer: (_roots if equation else str)(as_choice(answer, choices))
+
+
+def _settling(question: str) -> Callable[[str], str | None]:
+    """Answers as `_as_one` writes them, an implausible one as none: chain of thought and PAL
+    agreeing on -160 candles' profit do not end the first round, PoT is asked too."""
+    as_one = _as_one(question)
+    return lambda answer: None if implausible(answer, question) else as_one(answer)
+
+
+def _plausible_only(answers: list[str | None], question: str) -> list[str | None]:
+    """Where some answer is plausible (`implausible`), the implausible ones are not counted: two
+    programs agreeing on -40 dollars did not outvote chain of thought's 40 (GSM8K, docs/results.md)."""
+    fitting = [answer if answer is not None and not implausible(answer, question) else None for answer in answers]
+    return fitting if any(answer is not None for answer in fitting) else answers
 
 
 def _roots(answer: str) -> str:
@@ -328,13 +343,13 @@ def _in_rounds(
     first_lane: int = 0,
     needed: int = 0,
     sizes: tuple[int, ...] = (),
-    same: Callable[[str], str] = str,
+    same: Callable[[str], str | None] = str,
     enough: Callable[[list[Solution]], bool] = lambda _done: False,
 ) -> tuple[list[Solution], list[str]]:
     """A vote's solves, a round at a time (of `sizes`, else as many as decode together), until the
     winner is settled (or the solves in hand are `enough`) or all are in, and notes on how they
     were decoded (see `_Rounds`); `same` writes answers that are one alike (the option "C" and its
-    75) before they are compared."""
+    75) before they are compared, and None for one that may not settle the vote."""
     return _Rounds(members, labels, context, first_lane, needed, same=same, enough=enough).run(sizes)
 
 
@@ -355,7 +370,7 @@ class _Rounds:
         first_lane: int,
         needed: int,
         *,
-        same: Callable[[str], str] = str,
+        same: Callable[[str], str | None] = str,
         enough: Callable[[list[Solution]], bool] = lambda _done: False,
     ):
         self.members, self.labels, self.first_lane, self.needed, self.same = members, labels, first_lane, needed, same
@@ -593,6 +608,12 @@ def _vote(
     redone_as = [same(format_float(r.answer)) if r.answer is not None else None for r in again]
     tallied = [r if recount and r is not None and a is not None else a for a, r in zip(answers, redone_as, strict=True)]
     counted = _options_only(tallied, bool(choices_in(question)))
+    if methods:  # a mixed vote: a word problem (a data file's answer may be anything)
+        plausible = _plausible_only(counted, question)
+        dropped = next((a for a, p in zip(counted, plausible, strict=True) if a is not None and p is None), None)
+        if dropped is not None:
+            notes = [*notes, f"{shown_answer(dropped)} is not counted: {implausible(dropped, question)}."]
+        counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
     if methods and (slipped or large_numbers(question)):  # programs first in a tie

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.reasoning.answer_kind import asked_kind, fits
+from app.reasoning.answer_kind import asked_kind, fits, implausible
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
@@ -246,13 +246,20 @@ class Solution:
     @property
     def confidence(self) -> Confidence:
         """How well the answer is supported (`_support`); an answer not of the kind the question asks
-        for (a whole number where it asks what fraction) is never confident, and says so."""
+        for (a whole number where it asks what fraction), or in a mixed vote one it cannot be
+        (`implausible`: -160 candles' profit), is never confident, and says so."""
         support = self._support()
-        kind = asked_kind(self.question)
-        if not self.answered or self.answer is None or fits(self.answer, kind, self.question):
+        if not self.answered or self.answer is None:
             return support
-        text = f"{support.text}; but the question asks for {kind.value}, and this is not one"
-        return Confidence(text, support.value, level="wrong kind")
+        kind = asked_kind(self.question)
+        why = (
+            None
+            if fits(self.answer, kind, self.question)
+            else f"the question asks for {kind.value}, and this is not one"
+        )
+        if not why and any(sample.method for sample in self.sampled):  # a mixed vote: a word problem, no data file
+            why = implausible(self.answer, self.question)
+        return Confidence(f"{support.text}; but {why}", support.value, level="wrong kind") if why else support
 
     def _support(self) -> Confidence:
         what = "methods" if self.method.startswith("mix") else "programs"
@@ -331,12 +338,17 @@ class Solution:
 
     def _second_round(self, agreeing: list[str], share: float) -> Confidence:
         """Support after the second round: how many of all the answers agree, and whether a program
-        is among them; TRUSTED_AGREE of them agreeing is confident (measured: support.py)."""
+        is among them; TRUSTED_AGREE of them agreeing is confident, and so are both programs with a
+        chain of thought (measured: support.py)."""
         programs = [method for method in agreeing if method != "cot"]
         words = f", {' and '.join(method_words(m) for m in programs)} among them" if programs else ", no program"
         text = f"{len(agreeing)} of {self.samples} answers agree{words}"
-        trusted = len(agreeing) >= TRUSTED_AGREE
-        return Confidence(text, share, trusted, "second round" if trusted else "second round, split")
+        if len(agreeing) >= TRUSTED_AGREE:
+            return Confidence(text, share, True, "second round")
+        # Both programs and reasoning in words asked again: two kinds of check, as in "cot+pal".
+        if {"pal", "pot", "cot"} <= set(agreeing):
+            return Confidence(text, share, True, "second round, both programs")
+        return Confidence(text, share, False, "second round, split")
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's `--json` object and the log line (contract: docs/architecture.md)."""

@@ -51,6 +51,12 @@ LEVELS = {
     "second round": Level(
         "the methods disagreed, so the question was reasoned again: four or more answers agree", 15, 16, _GSM8K_200
     ),
+    "second round, both programs": Level(
+        "the methods disagreed, so the question was reasoned again: both programs and the reasoning asked again agree",
+        14,
+        16,
+        _GSM8K_200,
+    ),
     "second round, split": Level(
         "the methods disagreed, and so did the reasoning asked again to decide — compare them", 44, 83, _GSM8K_200
     ),

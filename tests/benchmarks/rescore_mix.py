@@ -28,10 +28,19 @@ from pathlib import Path
 from typing import Any
 
 from app.evaluation.grader import grade
+from app.reasoning.answer_kind import implausible
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.extract import concluded
-from app.reasoning.methods import _as_one, _options_only, chains_needed, large_numbers, vote, whole_numbers
+from app.reasoning.methods import (
+    _as_one,
+    _options_only,
+    _plausible_only,
+    chains_needed,
+    large_numbers,
+    vote,
+    whole_numbers,
+)
 from app.reasoning.numbers import format_float, vote_key
 from app.reasoning.solution import TRUSTED_AGREE
 from sandbox import Sandbox
@@ -44,11 +53,14 @@ TIE_ORDERS = {  # a tie rule: the methods' order the vote breaks ties by
 }
 
 
-def _voted(
-    by_method: dict[str, str | None], order: tuple[str, ...], options: bool = False, whole: bool = False
-) -> str | None:
+def _counted_answers(answers: list[str | None], question: str) -> list[str | None]:
+    """The answers a mixed vote counts: options where the question gives them, plausible ones."""
+    return _plausible_only(_options_only(answers, bool(choices_in(question))), question)
+
+
+def _voted(by_method: dict[str, str | None], order: tuple[str, ...], question: str, whole: bool = False) -> str | None:
     """The vote over the methods' answers (as `_as_one` writes them), ties broken by `order`."""
-    votes = vote(_options_only([by_method.get(method) for method in order], options), whole=whole)
+    votes = vote(_counted_answers([by_method.get(method) for method in order], question), whole=whole)
     return votes[0].answer if votes else None
 
 
@@ -67,15 +79,21 @@ def _second_round(
     """The second round's vote: `head` (the first round's answers, chain of thought's counted
     redone, in tie order) and as many chains of thought of `extra` as the product asks; its level."""
     same, question = _as_one(row["question"]), row["question"]
-    options, whole = bool(choices_in(question)), whole_numbers(question)
-    first = vote(_options_only(head, options), whole=whole)
+    whole = whole_numbers(question)
+    first = vote(_counted_answers(head, question), whole=whole)
     chains = chains_needed(first[0].count if first else 0)
     answers = head + [_counted(s, same, sandbox) for s in extra[:chains]]
-    votes = vote(_options_only(answers, options), whole=whole)
-    if not votes:
-        return None, "second round, split"
-    tied = len(votes) > 1 and votes[1].count == votes[0].count
-    return votes[0].answer, "second round" if votes[0].count >= TRUSTED_AGREE and not tied else "second round, split"
+    votes = vote(_counted_answers(answers, question), whole=whole)
+    if not votes or (len(votes) > 1 and votes[1].count == votes[0].count):
+        return (votes[0].answer if votes else None), "second round, split"
+    if implausible(votes[0].answer, question):
+        return votes[0].answer, "wrong kind"
+    if votes[0].count >= TRUSTED_AGREE:
+        return votes[0].answer, "second round"
+    key = vote_key(votes[0].answer)
+    agreeing = {m for m, a in zip(("cot", "pal", "pot"), head, strict=False) if a is not None and vote_key(a) == key}
+    both = {"pal", "pot"} <= agreeing and any(a is not None and vote_key(a) == key for a in answers[len(head) :])
+    return votes[0].answer, "second round, both programs" if both else "second round, split"
 
 
 def _level(by_method: dict[str, str | None], answer: str | None, redone: float | None) -> str:
@@ -116,7 +134,7 @@ def main() -> None:
     sandbox = Sandbox()
     for row in rows:
         first = [_reread(s) for s in row["sampled"] if s["method"] in FIRST][:3]
-        same, options = _as_one(row["question"]), bool(choices_in(row["question"]))
+        same, question = _as_one(row["question"]), row["question"]
         by_method = {s["method"]: same(s["answer"]) if s["answer"] is not None else None for s in first}
         reasoned = by_method.get("cot")
         if reasoned is not None and vote_key(reasoned) == vote_key(by_method.get("pal") or ""):
@@ -131,10 +149,10 @@ def main() -> None:
         if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
             asked.pop("pot", None)
         order = ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot")
-        mix = _voted(asked, order, options, whole_numbers(row["question"]))
-        level = _level(asked, mix, again)
+        mix = _voted(asked, order, question, whole_numbers(question))
+        level = "wrong kind" if mix is not None and implausible(mix, question) else _level(asked, mix, again)
         extra = row["sampled"][len(first) :] or later.get(row["index"], [])
-        disputed = level in ("tie", "pal+pot", "cot+pot") and not large_numbers(row["question"])
+        disputed = level in ("tie", "pal+pot", "cot+pot", "wrong kind") and not large_numbers(question)
         if disputed and extra:  # chain of thought and PAL disagree: the second round decides
             head = {**asked, "cot": _counted(cot, same, sandbox) if asked.get("cot") else None}
             mix, level = _second_round(row, [head.get(m) for m in ("cot", "pal", "pot") if m in head], extra, sandbox)
@@ -144,7 +162,7 @@ def main() -> None:
         right["mix"] += good
         levels[(level + (", chain of thought slipped" if slips else ""), good)] += 1
         for name, order in TIE_ORDERS.items():
-            right[name] += grade(_voted(by_method, order, options), row["gold"]).correct
+            right[name] += grade(_voted(by_method, order, question), row["gold"]).correct
         for method in FIRST:
             if method in by_method:
                 solved[method] += 1

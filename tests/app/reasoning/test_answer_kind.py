@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.answer_kind import Kind, asked_kind, fits, in_asked_form
+from app.reasoning.answer_kind import Kind, asked_kind, fits, implausible, in_asked_form
 from app.reasoning.methods import solve
 from models.testing import ScriptedModel
 from sandbox import Sandbox
@@ -70,3 +70,25 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
     assert solution.confidence.text.endswith("; but the question asks for a fraction, and this is not one")
     right = solve(question, "mix", ScriptedModel([pal("7 / 12"), "Answer: 7/12"], parallel=8), sandbox)
     assert right.answer == "7/12" and right.confidence.confident
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "why"),
+    [
+        ("-160", "He sells 20 candles at $2 each and pays $10. What is his net profit?", "negative"),
+        ("-3", "The temperature was 2 degrees and dropped 5. What is it now?", None),
+        ("-10", "Southlandia's record is -48 degrees and Northlandia's 21. How much colder?", None),
+        ("-5", "She owes $20 and pays $25. How much does she owe now?", None),
+        ("0.8", "A bag has 5 servings of 250 calories. How many grams can you eat?", "part of one"),
+        ("0.5", "A bag has 2.5 servings of 250 calories. How many grams can you eat?", None),  # a decimal stated
+        ("0.5", "He eats half of the 6 apples. What share is left?", None),
+        ("0.25", "What is the probability of drawing one of the 3 red balls from 12?", None),
+        ("0.75", "What percent of the 40 students passed if 30 did?", None),  # a percentage is another check
+        ("7", "Tom has 4 apples and buys 3 more. How many apples does he have?", None),
+        ("0", "Tom has 4 apples and eats 4. How many are left?", None),
+        ("a table", "How many apples?", None),
+    ],
+)
+def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str, why: str | None) -> None:
+    found = implausible(answer, question)
+    assert (found is None) if why is None else (found is not None and why in found)

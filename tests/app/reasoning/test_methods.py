@@ -316,9 +316,32 @@ def test_where_two_methods_agree_two_more_chains_agreeing_make_the_answer_confid
     assert model.batches == [1, 1, 1, 2] and solution.answer == "14" and solution.votes[0].count == 4
     assert solution.samples == 5 and solution.confidence.level == "second round" and solution.confidence.confident
     assert solution.confidence.text == "4 of 5 answers agree, PAL and PoT among them"
-    split = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8), sandbox)
+    both = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8), sandbox)
+    assert both.answer == "14" and both.votes[0].count == 3 and both.confidence.confident
+    assert both.confidence.level == "second round, both programs"  # PAL, PoT and a chain of thought agree
+    without_pal = [pal("41"), "Answer: 14", pot("14"), "Answer: 14", "Answer: 41"]
+    split = solve("q", "mix", ScriptedModel(without_pal, parallel=8), sandbox)
     assert split.answer == "14" and split.votes[0].count == 3 and split.confidence.level == "second round, split"
-    assert not split.confidence.confident
+    assert not split.confidence.confident and split.confidence.text == "3 of 5 answers agree, PoT among them"
+
+
+def test_an_answer_the_question_cannot_have_is_not_counted_where_another_is_plausible(sandbox: Sandbox) -> None:
+    """GSM8K: both programs said -40 dollars, chain of thought 40 (right); chain of thought and PAL
+    agreed on -160 for a candle-maker's profit (wrong) and were shown as confident."""
+    question = "A mechanic repairs 6 truck tires at $60 each and 4 car tires at $40 each. How much more did he earn?"
+    replies = [pal("-40"), "Answer: 40", pot("-40"), "Answer: 40", "Answer: 40", "Answer: 7"]
+    solution = solve(question, "mix", ScriptedModel(replies, parallel=8), sandbox)
+    assert solution.answer == "40" and solution.votes == (Vote("40", 3), Vote("7", 1))
+    assert "-40 is not counted: it is negative, and the question names nothing below zero." in solution.notes
+    assert [s.answer for s in solution.sampled][:3] == ["-40", "40", "-40"]  # shown as they were
+    agreed = ScriptedModel([pal("-160"), "Answer: -160", pot("-160"), *["Answer: -160"] * 3], parallel=8)
+    wrong = solve("What is his net profit if he sells 20 candles at $2 and pays $10 a pound?", "mix", agreed, sandbox)
+    assert agreed.batches == [1, 1, 1, 3]  # the agreement did not end the first round: PoT, then three chains
+    assert wrong.answer == "-160" and not wrong.confidence.confident and wrong.confidence.level == "wrong kind"
+    assert wrong.confidence.text.endswith("; but it is negative, and the question names nothing below zero")
+    colder = ScriptedModel([pal("-3"), "Answer: -3", pot("9")], parallel=8)
+    weather = solve("The temperature was 2 degrees and dropped 5. What is it now?", "mix", colder, sandbox)
+    assert weather.confidence.confident and colder.batches == [1, 1]
 
 
 def test_where_numbers_are_large_only_mix_more_asks_a_second_round(sandbox: Sandbox) -> None:
@@ -523,8 +546,8 @@ def test_answers_that_name_no_option_do_not_outvote_one_that_does(sandbox: Sandb
     solution = solve(question, "mix", ScriptedModel([pal("-800"), "Answer: B", pot("-800")]), sandbox)
     assert solution.answer == "(B) $400" and not solution.confidence.confident
     assert [s.answer for s in solution.sampled] == ["-800", "(B) $400", "-800"]  # shown as they were
-    neither = solve(question, "mix", ScriptedModel([pal("-800"), "Answer: 700", pot("-800")]), sandbox)
-    assert neither.answer == "-800"  # no answer names an option: counted as before
+    neither = solve(question, "mix", ScriptedModel([pal("900"), "Answer: 700", pot("900")]), sandbox)
+    assert neither.answer == "900"  # no answer names an option: counted as before
     often = "How often? Answer Choices: (A) 2 times per year (B) once every 15 years (C) 5 times every 18 years"
     model = ScriptedModel([pal("18"), "Answer: C", pot("7.2")])
     assert solve(often, "mix", model, sandbox).confidence.level != "cot+pal"
