@@ -89,7 +89,10 @@ def answer_line(reply: str) -> str | None:
     """
     answers = [said for line in reply.splitlines() if (said := labelled(line, _ANSWER_LINE))]
     answers = answers or _BOXED.findall(reply)
-    return format_answer(answers[-1]) if answers else None
+    if not answers:
+        return None
+    boxed = _BOXED.findall(answers[-1])  # "Answer: \boxed{180} grams" (GSM8K, a second round's chain)
+    return format_answer(boxed[-1] if boxed else answers[-1])
 
 
 # A last line that states a result: "So, their average guess is 80.", "Therefore, Peter can go 3

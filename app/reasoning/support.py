@@ -32,10 +32,10 @@ LEVELS = {
     "all": Level("three different methods agree", 63, 66, _GSM8K_200),
     # "all" and "cot+pal-pot": measured when mix asked PoT beside the other two (2026-12-02); it is
     # asked now only where they disagree, so neither happens. "cot+pal", "redone" and the second
-    # round's: mix as it runs now, 2026-12-05 00:07–01:29 UTC; pal+pot, cot+pot and tie (now only
+    # round's: mix as it runs now, 2026-12-05 02:52–04:13 UTC; pal+pot, cot+pot and tie (now only
     # where the numbers are large, or a second round could not run): its first round as run
     # 2026-12-04 18:28–19:30 UTC, before the second round existed
-    "cot+pal": Level("two different methods agree: a program and reasoning in words", 81, 90, _GSM8K_200),
+    "cot+pal": Level("two different methods agree: a program and reasoning in words", 87, 93, _GSM8K_200),
     "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
     "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 12, 26, _GSM8K_200),
     "cot+pot": Level(
@@ -44,26 +44,27 @@ LEVELS = {
     "redone": Level(
         "one program; the reasoning in words gives its answer too once its arithmetic slip is corrected — compare them",
         4,
-        7,
+        5,
         _GSM8K_200,
     ),
     "tie": Level("the methods disagree — compare them", 19, 55, _GSM8K_200),
     "second round": Level(
-        "the methods disagreed, so the question was reasoned again: four or more answers agree", 15, 16, _GSM8K_200
+        "the methods disagreed, so the question was reasoned again: four or more answers agree", 18, 19, _GSM8K_200
     ),
     "second round, both programs": Level(
-        "the methods disagreed, so the question was reasoned again: both programs and the reasoning asked again agree",
-        14,
-        16,
+        "the methods disagreed and were asked again: both programs and one more reasoning agree, but fewer than four"
+        " answers — compare them",
+        6,
+        10,
         _GSM8K_200,
     ),
     "second round, split": Level(
-        "the methods disagreed, and so did the reasoning asked again to decide — compare them", 44, 83, _GSM8K_200
+        "the methods disagreed, and so did the reasoning asked again to decide — compare them", 34, 69, _GSM8K_200
     ),
     "programs": Level("most of the sampled programs agree", 18, 23, _GSM8K_50),
     "programs, split": Level("the sampled programs disagree — compare them"),
     "one program": Level("one program, not checked by another method", 115, 200, _GSM8K_200),
     "one reasoning": Level("reasoning in words only, not checked by a program", 122, 200, _GSM8K_200),
-    "wrong kind": Level("not the kind of answer the question asks for — check it"),
+    "wrong kind": Level("not the kind of answer the question asks for, or one it cannot have — check it"),
     "none": Level("no answer"),
 }

@@ -53,7 +53,7 @@ class LanesView(QWidget):
         font = QFont(monospace())
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))  # several columns share the pane's width
         for lane, label in enumerate(labels, start=first):
-            header = Label(f"{label} …")
+            header = Label(f"{label} …", wrap=True)  # "Chain of thought sample 1 of 2: 60" in a third of the pane
             text = QPlainTextEdit(readOnly=True)
             text.setFont(font)
             text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)

@@ -103,6 +103,7 @@ def test_answer_lines() -> None:
     assert answer_line("so 3.0 each\n**Answer:** 18.0\n") == "18"
     assert answer_line("Answer: 1\nthen\nanswer : 2") == "2"
     assert answer_line("it is \\boxed{42}") == "42"
+    assert answer_line("Answer: \\boxed{180} grams") == "180"  # the box in the line is the answer
     assert answer_line("no line here") is None
 
 

@@ -317,8 +317,8 @@ def test_where_two_methods_agree_two_more_chains_agreeing_make_the_answer_confid
     assert solution.samples == 5 and solution.confidence.level == "second round" and solution.confidence.confident
     assert solution.confidence.text == "4 of 5 answers agree, PAL and PoT among them"
     both = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8), sandbox)
-    assert both.answer == "14" and both.votes[0].count == 3 and both.confidence.confident
-    assert both.confidence.level == "second round, both programs"  # PAL, PoT and a chain of thought agree
+    assert both.answer == "14" and both.votes[0].count == 3 and not both.confidence.confident
+    assert both.confidence.level == "second round, both programs"  # PAL, PoT and a chain: a level of its own
     without_pal = [pal("41"), "Answer: 14", pot("14"), "Answer: 14", "Answer: 41"]
     split = solve("q", "mix", ScriptedModel(without_pal, parallel=8), sandbox)
     assert split.answer == "14" and split.votes[0].count == 3 and split.confidence.level == "second round, split"

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.reasoning.events import FirstAnswer, LaneFinished, LaneStreamed
 from app.ui.events import Events
+from app.ui.lanes_view import LanesView
 from app.ui.main_window import MainWindow
 from app.ui.output_pane import OutputPane
 from app.ui.work import Work
@@ -343,3 +344,21 @@ def test_the_columns_being_written_keep_the_room_when_the_list_under_them_fills(
     pane.lane_finished(0, "75000", "print(75000)")
     lanes, listed = pane.vote_tab.sizes()
     assert lanes > 2 * listed > 0
+
+
+def test_a_columns_heading_wraps_rather_than_being_cut(qtbot: QtBot) -> None:
+    """Seen at 1366×768: "Chain of thought sa…" — a second round's headings did not fit a third of
+    the pane. Each heading now takes the lines it needs."""
+    view = LanesView()
+    qtbot.addWidget(view)
+    view.start(["PAL", "Chain of thought", "PoT"])
+    view.add(["Chain of thought sample 1 of 2", "Chain of thought sample 2 of 2"])
+    view.finish(3, "60")
+    view.setFixedSize(420, 400)  # a third of it is about a column's width at 1366×768 and 150 %
+    view.show()
+    qtbot.waitExposed(view)
+    header = view.headers[3]
+    qtbot.waitUntil(lambda: header.width() < view.width() // 2)  # laid out in its column
+    assert header.width() < header.fontMetrics().horizontalAdvance(header.text())  # one line would be cut
+    needed = header.heightForWidth(header.width())
+    assert needed > header.fontMetrics().height() and header.height() >= needed  # it has the lines it needs
