@@ -107,7 +107,7 @@ CONFIDENT_SHARE = 0.6  # three of five, or every sample of a vote that ended ear
 # fixed, 31 of 34 (items 51-130); where only PAL and PoT agreed, 15 of 23 (docs/results.md).
 CROSS_CHECK = ("cot", "pal")
 # After a second round an answer this many of the five or six gave is confident: on GSM8K 1-200
-# such answers were right 15 of 16 times; fewer agreeing, 44 of 83 (docs/results.md, issue 33).
+# such answers were right 15 of 16 and 18 of 19 times in two runs; fewer, 40 of 79 (docs/results.md).
 TRUSTED_AGREE = 4
 METHOD_WORDS = {"cot": "chain of thought", "pal": "PAL", "pot": "PoT"}
 MIX_ORDER = tuple(METHOD_WORDS)  # a mixed vote's methods in the order they are named
@@ -252,13 +252,11 @@ class Solution:
         if not self.answered or self.answer is None:
             return support
         kind = asked_kind(self.question)
-        why = (
-            None
-            if fits(self.answer, kind, self.question)
-            else f"the question asks for {kind.value}, and this is not one"
-        )
-        if not why and any(sample.method for sample in self.sampled):  # a mixed vote: a word problem, no data file
-            why = implausible(self.answer, self.question)
+        mixed = any(sample.method for sample in self.sampled)  # a word problem's vote: no data file
+        if not fits(self.answer, kind, self.question):
+            why: str | None = f"the question asks for {kind.value}, and this is not one"
+        else:
+            why = implausible(self.answer, self.question) if mixed else None
         return Confidence(f"{support.text}; but {why}", support.value, level="wrong kind") if why else support
 
     def _support(self) -> Confidence:

@@ -98,7 +98,7 @@ def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_windo
     assert "Vote of chain of thought, PAL, PoT and 2 more chains of thought: 12 ×4, 11 ×1; 0 failed" in label
     assert "Checked: the methods disagreed, so the question was reasoned again: four or more answers agree" in label
     assert window.output_pane.votes.toolTip().startswith(
-        "4 of 5 answers agree, PAL and PoT among them. Answers checked this way were right 15 of 16 times (94 %)"
+        "4 of 5 answers agree, PAL and PoT among them. Answers checked this way were right 18 of 19 times (95 %)"
     )
     assert window.speed_label.text().startswith("5 methods, ")
     shown = window.editor.toPlainText()
