@@ -30,6 +30,7 @@ class DataFiles(QObject):
         self._controller, self._pane, self._window = controller, pane, window
         self.data: DataSet | None = None
         self.path: Path | None = None
+        self._method_before: str | None = None  # the method a file replaced (chain of thought cannot read it)
         controller.events.subscribe(DataOpened, self._on_data_opened)
         controller.events.subscribe(DataRefused, self._on_data_refused)
         pane.open_data_button.clicked.connect(self.choose)
@@ -48,7 +49,12 @@ class DataFiles(QObject):
         self.data = self.path = None
         self._pane.show_data(None)
         self.changed.emit()
-        self.status.emit("The data file was removed; questions are answered without it.")
+        said = "The data file was removed; questions are answered without it."
+        if self._method_before is not None and self._pane.method_name() == DATA_DEFAULT:  # not changed since
+            self._pane.pick_method(self._method_before)
+            said += f" Method set back to {self._pane.method.currentText()}."
+        self._method_before = None
+        self.status.emit(said)
 
     @staticmethod
     def dropped(urls: list[QUrl]) -> Path | None:
@@ -66,6 +72,7 @@ class DataFiles(QObject):
         self.changed.emit()
         said = f"Opened {data.summary}. Ask a question about it; the program will read every row."
         if Method.parse(self._pane.method_name()).base not in DATA_METHODS:  # chain of thought cannot read it
+            self._method_before = self._pane.method_name()
             self._pane.pick_method(DATA_DEFAULT)
             said += f" Method set to {self._pane.method.currentText()}: only programs can read the data."
         self.status.emit(said)

@@ -4,13 +4,15 @@ its answer in its heading once it has run. A batched vote fills every column at 
 one-at-a-time model, one after another. While the student tries the question themselves
 (`hiding`), the answers and chain of thought's words wait until `reveal()`.
 
-A view only: the window hands it the vote's events.
+A view only: the window hands it the vote's events. It scrolls: a second round's row of columns
+must not make the window taller than the screen (seen at 150 %: 708 → 746 px high in a 768 px screen).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QTextCursor
-from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPlainTextEdit, QScrollArea, QWidget
 
 from app.reasoning.extract import streamed_program
 from app.reasoning.plain_math import plain_math
@@ -22,7 +24,7 @@ from sandbox.display import display_text
 _COLUMNS = 3  # five programs in a narrow pane: two rows of three columns stay readable
 
 
-class LanesView(QWidget):
+class LanesView(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.headers: list[QLabel] = []
@@ -33,10 +35,13 @@ class LanesView(QWidget):
         self._answers: dict[int, str | None] = {}
         self.hiding = False  # the student tries it first: no answer, and no words that say it
         self._cancelled = False  # the user stopped the vote: a lane that ends now was cut off, not failed
-        self._grid = QGridLayout()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self._grid)
+        columns = QWidget()
+        self._grid = QGridLayout(columns)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self.setWidget(columns)
+        self.setWidgetResizable(True)  # as wide as the pane; taller only where the rows need it
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVisible(False)
 
     def start(self, labels: list[str]) -> None:

@@ -1,10 +1,12 @@
-"""Small layout helpers: widgets stacked in a column, side by side in a row, or a pane that
-scrolls up and down on a short screen."""
+"""Small layout helpers: widgets stacked in a column, side by side in a row, a pane that
+scrolls up and down on a short screen, a label that scrolls past a few lines."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from app.ui.plain import Label
 
 
 def column(*widgets: QWidget, into: QWidget | None = None) -> QWidget:
@@ -43,3 +45,48 @@ class VerticalScroll(QScrollArea):
         pane = self.widget()
         width = pane.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() if pane else 0
         return QSize(width, super().minimumSizeHint().height())
+
+
+class ScrolledLabel(QScrollArea):
+    """A word-wrapped `label` that takes the lines its text needs, up to `most_lines`, and scrolls
+    beyond them: the answer's vote line and notes grow with each note a vote adds, and at 150 % in
+    a 768 px screen eight lines of them made the window taller. It follows the label's visibility,
+    so callers keep working with the label alone."""
+
+    def __init__(self, label: Label, most_lines: int) -> None:
+        super().__init__()
+        self.label, self.most_lines = label, most_lines
+        label.setWordWrap(True)
+        self.setWidget(label)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        label.installEventFilter(self)
+        self.viewport().installEventFilter(self)  # the label's new text asks it for a relayout
+
+    def _most(self) -> int:
+        return self.label.fontMetrics().lineSpacing() * self.most_lines
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return min(self.label.heightForWidth(width), self._most())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        width = self.width() if self.width() > 0 else self.label.sizeHint().width()
+        return QSize(self.label.sizeHint().width(), self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.label.minimumSizeHint().width(), min(self.sizeHint().height(), self._most()))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        kind = event.type()
+        if watched is self.label and kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+            self.setVisible(kind is QEvent.Type.ShowToParent)
+        elif watched is self.viewport() and kind is QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # new text: another height
+        return super().eventFilter(watched, event)

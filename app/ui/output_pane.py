@@ -51,6 +51,7 @@ from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
 from app.ui.events import Events
 from app.ui.lanes_view import LanesView
+from app.ui.layouts import ScrolledLabel
 from app.ui.math_view import Formulas
 from app.ui.picture import Picture
 from app.ui.plain import Label, heading, tip
@@ -62,6 +63,7 @@ from sandbox import CapturedValue, TraceStep
 from sandbox.display import display_text
 
 _ANSWER_CHARS = 80
+_NOTE_LINES = 5  # the vote line and notes shown at once; more scroll (the tabs keep their room at 150 %)
 
 
 def _nothing_to_calculate(solution: Solution) -> bool:
@@ -108,13 +110,14 @@ class OutputPane(QWidget):
         self.answer.setFont(font)
         self.math = Label("")
         self.votes = Label("")  # how the answer was reached when it was not one program's output
-        self.votes.setWordWrap(True)
+        notes = ScrolledLabel(self.votes, _NOTE_LINES)
         self.status_label = Label("Starting…")
         self.status_label.setWordWrap(True)  # a long message wraps; it never widens the window
         # PoT without ans: PAL's reading of the output, offered with its label, never taken silently.
         self.alternative_button = QPushButton("")
         self.alternative_button.setVisible(False)
         self._vote_answers: list[str | None] = []  # a vote in progress
+        self._checking: str | None = None  # the first answer shown while the vote goes on
         self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
@@ -127,7 +130,7 @@ class OutputPane(QWidget):
             heading("Answer"),
             self.answer,
             self.math,
-            self.votes,
+            notes,
             self.alternative_button,
             self.status_label,
         )
@@ -446,7 +449,8 @@ class OutputPane(QWidget):
         if self._work.try_yourself:
             return
         self.show_answer(first.answer, question=self._work.asked)
-        self.answer.setText(f"{self.answer.text()}  (checking…)")
+        self._checking = self.answer.text()
+        self.answer.setText(f"{self._checking}  (checking…)")
         self.votes.setText(f"First answer, from {first.label}: the other methods are still checking it")
         self.votes.setVisible(True)
 
@@ -474,6 +478,8 @@ class OutputPane(QWidget):
         so_far = ", ".join(tally) or "no answers yet"
         self.votes.setText(f"Vote so far: {so_far}")
         self.votes.setVisible(True)
+        if self._checking is not None and len(votes) > 1:  # the first answer is no longer unopposed
+            self.answer.setText(f"{self._checking}  (disputed…)")
 
     def show_samples(self, solution: Solution) -> None:
         """Each program of a vote with its answer, those that agree with the winner marked; the
@@ -524,6 +530,7 @@ class OutputPane(QWidget):
         tooltip and Copy answer, which copies the answer itself)."""
         full = display_text(text) if text else "—"
         self.full_answer = full
+        self._checking = None  # the vote's answer, or another, replaces a first answer
         shown = display_text(dressed(shown_answer(text), question)) if text else "—"
         self.answer.setText(shown if len(shown) <= _ANSWER_CHARS else shown[: _ANSWER_CHARS - 1] + "…")
         self.answer.setToolTip(tip(full) if full != self.answer.text() else "")
@@ -557,16 +564,16 @@ class OutputPane(QWidget):
     def _front_tab(self, solution: Solution, *, trace: bool) -> QWidget | None:
         """The one tab that matters after a solve, run or reopen (None: the one in front stays): the
         Working tab while the student tries it; what was printed and the error when it failed; the
-        leading answers side by side when the support is weak; the rows; the stepped-through run;
-        the steps of a method that reports them."""
+        stepped-through run (the user asked for it); the leading answers side by side when the
+        support is weak; the rows; the steps of a method that reports them."""
         weak = solution.answered and not solution.confidence.confident
         shown = {tab: self.tabs.isTabVisible(self.tabs.indexOf(tab)) for tab in _on_demand_tabs(self)}
         choices = (
             (self.working, self._work.hiding),
             (self.output, not solution.answered),
+            (self.stepper, trace),
             (self.compare, shown[self.compare] and weak),
             (self.table_view, shown[self.table_view]),
-            (self.stepper, trace),
             (self.steps, shown[self.steps]),
         )
         return next((tab for tab, wanted in choices if wanted), None)

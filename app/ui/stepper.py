@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.evaluation.grader import grade
 from app.reasoning.numbers import format_answer
+from app.ui.layouts import VerticalScroll
 from app.ui.plain import Label, tip
 from sandbox import TraceStep
 from sandbox.display import display_text
@@ -88,8 +89,14 @@ class Stepper(QWidget):
         self.position.setWordWrap(True)
         self.position.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         buttons.addWidget(self.position, 1)
-        layout = QVBoxLayout(self)
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
+        # It scrolls when the tab is short: its controls need more height than the other tabs, and
+        # at 150 % in a 768 px screen the answer's notes above it made the window taller than the screen.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(VerticalScroll(content))
         layout.addWidget(self.slider)
         layout.addLayout(buttons)
         layout.addWidget(self.explanation)

@@ -117,7 +117,7 @@ def test_a_second_look_that_fails_leaves_the_first_programs_output_on_screen(
     assert "t.groupby('region')" in window.editor.toPlainText()
 
 
-def test_opening_data_under_a_method_without_programs_picks_programs(
+def test_opening_data_under_a_method_without_programs_picks_programs_until_it_is_removed(
     qtbot: QtBot, make_window: WindowMaker, sales: Path
 ) -> None:
     window = make_window(ScriptedModel([]))
@@ -127,9 +127,14 @@ def test_opening_data_under_a_method_without_programs_picks_programs(
     assert "Method set to" in window.status_label.text() and "only programs can read the data" in (
         window.status_label.text()
     )
+    window.data_files.remove()
+    assert window.question_pane.method_name() == "mix"  # the file's choice goes with the file
+    assert "Method set back to Cross-checked" in window.status_label.text()
     window.question_pane.pick_method("pal+shots")
     _open(qtbot, window, sales)
     assert window.question_pane.method_name() == "pal+shots"  # a program method the user chose is kept
+    window.data_files.remove()
+    assert window.question_pane.method_name() == "pal+shots"
 
 
 def test_the_question_pane_shows_exactly_what_the_model_is_told(

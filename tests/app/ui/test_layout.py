@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import ProgramExtracted
-from app.ui.layouts import VerticalScroll
+from app.ui.layouts import ScrolledLabel, VerticalScroll
 from app.ui.main_window import MainWindow
 from app.ui.plain import TIP_CHARS, Label
 from models.testing import ScriptedModel
@@ -25,6 +25,11 @@ class _Screen:
 
     def availableGeometry(self) -> QRect:  # noqa: N802 (Qt's name)
         return self._geometry
+
+
+def _scroll_area_of(widget: QWidget) -> QWidget | None:
+    viewport = widget.parentWidget()  # a scroll area holds its widget in its viewport
+    return viewport.parentWidget() if viewport is not None else None
 
 
 @pytest.mark.parametrize(
@@ -63,7 +68,8 @@ def test_a_restore_offer_on_a_short_screen_leaves_the_status_bar_on_it(
     assert window.height() <= 512 and window.statusBar().geometry().bottom() < window.height()
     window.resize(window.width(), window.minimumSizeHint().height())
     qtbot.wait(50)
-    (pane,) = window.findChildren(VerticalScroll)
+    pane = _scroll_area_of(window.question_pane)
+    assert isinstance(pane, VerticalScroll)
     assert pane.verticalScrollBar().maximum() > 0  # the Question pane scrolls: every control is still reachable
 
 
@@ -282,3 +288,28 @@ def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
     assert view.tally.isVisible() and view.try_box.isVisible()
     assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()
     assert window.height() <= 512
+
+
+def test_many_notes_under_the_answer_scroll_rather_than_make_the_window_taller(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen at 150 % in a 768 px screen: a second round's vote line and notes (eight lines) made
+    the window 17 px taller, towards the screen's bottom; each further note would add more."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))  # 1366×768 at 150 %
+    window.reset_layout()
+    pane = window.output_pane
+    pane.votes.setText("Vote of chain of thought, PAL and 3 more chains of thought: 6 ×4, 5.94 ×1")
+    pane.votes.setVisible(True)
+    qtbot.wait(50)
+    before, line = window.minimumSizeHint().height(), pane.votes.fontMetrics().lineSpacing()
+    height = window.frameGeometry().height()
+    notes_text = (f"Note {n}: the methods disagreed, so chain of thought reasoned again" for n in range(12))
+    pane.votes.setText("\n".join(notes_text))
+    qtbot.wait(50)
+    assert window.minimumSizeHint().height() <= before + 5 * line, (before, window.minimumSizeHint())
+    notes = _scroll_area_of(pane.votes)
+    assert isinstance(notes, ScrolledLabel) and notes.verticalScrollBar().maximum() > 0  # the rest is a scroll away
+    assert window.frameGeometry().height() == height <= 512, window.frameGeometry()  # not a pixel taller
+    pane.votes.setVisible(False)
+    assert not notes.isVisibleTo(pane)  # no empty room where the notes were

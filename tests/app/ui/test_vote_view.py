@@ -6,6 +6,7 @@ widgets, real sandbox)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
@@ -260,7 +261,8 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
     """PAL's answer is on screen as soon as its program has run, marked, while chain of thought
-    and PoT check it; the vote's answer replaces it and says the first one was overturned."""
+    and PoT check it; once chain of thought disagrees the mark says "disputed"; the vote's answer replaces
+    it and says the first one was overturned."""
     slow = "Counting the pens one by one. " * 40 + "\nAnswer: 14"
     model = ScriptedModel(
         ["```python\nprint(41)\n```", slow, "```python\nans = 14\n```"], parallel=8, chunk_size=8, chunk_delay_s=0.002
@@ -270,12 +272,19 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
     pane = window.output_pane
     seen: list[tuple[str, str]] = []
     on_event(window, FirstAnswer, lambda _first: seen.append((pane.answer.text(), pane.votes.text())))
+    headers: list[str] = []
+    on_event(window, LaneFinished, lambda _done: headers.append(pane.answer.text()))
     window.question.setPlainText("Pens at 3 for $4: 27 pens from $50, change?")
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         window.solve()
     assert seen == [("$41.00  (checking…)", "First answer, from PAL: the other methods are still checking it")]
+    assert headers[:2] == ["$41.00  (checking…)", "$41.00  (disputed…)"]
     assert window.answer.text() == "$14.00"
     assert "The first answer shown, 41 (PAL), was only a first answer: the vote changed it" in pane.votes.text()
+    assert window.tabs.currentWidget() is pane.compare  # the support is weak: the answers side by side
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        qtbot.keyClick(window.editor, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is pane.stepper  # seen at 150 %: Step left Compare in front
 
 
 def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_window: WindowMaker) -> None:
@@ -362,3 +371,22 @@ def test_a_columns_heading_wraps_rather_than_being_cut(qtbot: QtBot) -> None:
     assert header.width() < header.fontMetrics().horizontalAdvance(header.text())  # one line would be cut
     needed = header.heightForWidth(header.width())
     assert needed > header.fontMetrics().height() and header.height() >= needed  # it has the lines it needs
+
+
+def test_a_second_rounds_row_scrolls_rather_than_overlapping_or_growing_the_window(qtbot: QtBot) -> None:
+    """Seen at 150 % in a 768 px screen: the second round's row made the window 746 px high (past
+    the screen's bottom) and its wrapped headings were drawn over the first row's boxes."""
+    view = LanesView()
+    qtbot.addWidget(view)
+    view.start(["PAL", "Chain of thought", "PoT"])
+    view.add([f"Chain of thought sample {n} of 3" for n in (1, 2, 3)])
+    view.setFixedSize(330, 150)  # the Programs tab at 150 % in a 768 px screen
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.headers[3].width() < view.width() // 2)
+    for lane in range(3):
+        header, text, below = view.headers[lane], view.texts[lane], view.headers[lane + 3]
+        assert header.geometry().bottom() < text.geometry().top() < text.geometry().bottom() < below.geometry().top()
+        assert below.height() >= below.heightForWidth(below.width())  # the heading has the lines it needs
+    assert view.verticalScrollBar().maximum() > 0  # the rows that do not fit are scrolled to
+    assert view.minimumSizeHint().height() < 2 * view.texts[0].minimumHeight()  # not two rows' room from the window
