@@ -91,18 +91,25 @@ def fits(answer: str, kind: Kind, question: str = "") -> bool:
 
 def implausible(answer: str, question: str) -> str | None:
     """Why `answer` cannot be what the question asks for, in words, or None: a negative number where
-    the question names nothing below zero, or a part of one where it counts whole things (no
-    decimal, fraction, percentage or share in it). Chain of thought and PAL agreed on -160 for a
-    candle-maker's profit and on 0.8 for the grams of chips one may eat, both wrong; no GSM8K test
-    answer is a part of one, and its two negative ones are temperatures (docs/results.md)."""
+    the question names nothing below zero, a part of one where it counts whole things (no decimal,
+    fraction, percentage or share in it), or not the fraction or percentage it asks for. Chain of
+    thought and PAL agreed on -160 for a candle-maker's profit and on 0.8 for the grams of chips one
+    may eat, both wrong; no GSM8K test answer is a part of one, its two negative ones are
+    temperatures, and each of its 17 answers to a percentage asked for is one (docs/results.md). In
+    the window, chain of thought's 7 for the share of a pizza left outvoted two programs' 7/12."""
     value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
     if value is None or not math.isfinite(value):
         return None
     text = question[:_QUESTION_CHARS]
     if value < 0 and not _BELOW_ZERO.search(text):
         return "it is negative, and the question names nothing below zero"
-    if 0 < abs(value) < 1 and asked_kind(text) is Kind.ANY and not _PARTS.search(text):
+    kind = asked_kind(text)
+    if 0 < abs(value) < 1 and kind is Kind.ANY and not _PARTS.search(text):
         return "it is a part of one, and the question counts whole things"
+    if kind is Kind.FRACTION and not fits(answer, kind):
+        return "it is a whole number, and the question asks for a fraction"
+    if kind is Kind.PERCENT and not fits(answer, kind):
+        return "it is a share of one, and the question asks for a percentage"
     return None
 
 

@@ -226,7 +226,9 @@ def solve(
     if falls_back and data is None and not solution.answered and solution.status not in _FINAL:
         solution = _fall_back(solution, cot(question, context))
     if solution.answered and solution.answer is not None:  # 7/12 where a fraction is asked, not 0.5833333333
-        solution = replace(solution, answer=in_asked_form(solution.answer, asked_kind(question)))
+        kind = asked_kind(question)
+        votes = tuple(replace(v, answer=in_asked_form(v.answer, kind)) for v in solution.votes)  # the tally too
+        solution = replace(solution, answer=in_asked_form(solution.answer, kind), votes=votes)
     if solution.answered and solution.answer and asks_for_equation(question):  # sympy's [6] is x = 6
         solution = replace(solution, answer=_roots(solution.answer))
     return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))

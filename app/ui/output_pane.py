@@ -334,8 +334,11 @@ class OutputPane(QWidget):
         if solution.samples > 1:
             shown = shown_answers([v.answer for v in solution.votes])
             tally = ", ".join(f"{display_text(text)} ×{v.count}" for v, text in zip(solution.votes, shown, strict=True))
-            failed = solution.samples - sum(v.count for v in solution.votes)
-            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {failed} failed")
+            left_out = solution.samples - sum(v.count for v in solution.votes)
+            failed = sum(s.answer is None for s in solution.sampled) if solution.sampled else left_out
+            # An answer the vote did not count (one the question cannot have, one naming no option) did not fail.
+            uncounted = f"{left_out - failed} not counted, " if left_out > failed else ""
+            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {uncounted}{failed} failed")
         if solution.answered:
             confidence = solution.confidence
             lines.append(f"Checked: {confidence.words}")

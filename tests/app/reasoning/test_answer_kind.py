@@ -83,7 +83,12 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("0.5", "A bag has 2.5 servings of 250 calories. How many grams can you eat?", None),  # a decimal stated
         ("0.5", "He eats half of the 6 apples. What share is left?", None),
         ("0.25", "What is the probability of drawing one of the 3 red balls from 12?", None),
-        ("0.75", "What percent of the 40 students passed if 30 did?", None),  # a percentage is another check
+        ("0.75", "What percent of the 40 students passed if 30 did?", "share of one"),
+        ("75", "What percent of the 40 students passed if 30 did?", None),
+        ("75%", "What percent of the 40 students passed if 30 did?", None),
+        ("7", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", "whole number"),
+        ("7/12", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", None),
+        ("0.5833333333333334", "A pizza has 12 slices; 5 are eaten. What fraction is left?", None),
         ("7", "Tom has 4 apples and buys 3 more. How many apples does he have?", None),
         ("0", "Tom has 4 apples and eats 4. How many are left?", None),
         ("a table", "How many apples?", None),

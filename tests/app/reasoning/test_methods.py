@@ -344,6 +344,24 @@ def test_an_answer_the_question_cannot_have_is_not_counted_where_another_is_plau
     assert weather.confidence.confident and colder.batches == [1, 1]
 
 
+def test_an_answer_not_of_the_kind_asked_is_not_counted_where_another_is(sandbox: Sandbox) -> None:
+    """Seen in the window: "Welcher Anteil der Pizza bleibt übrig?" — chain of thought and two more
+    chains said 7, PAL and PoT 7/12; 7 won, marked "not the kind of answer the question asks for"."""
+    question = "Eine Pizza hat 12 Stücke. Tom isst 5 Stücke. Welcher Anteil der Pizza bleibt übrig?"
+    replies = [pal("7 / 12"), "Answer: 7", pot("7 / 12"), "Answer: 7", "Answer: 7"]
+    model = ScriptedModel(replies, parallel=8)
+    solution = solve(question, "mix", model, sandbox)
+    assert model.batches == [1, 1, 1, 2]  # 7 cannot settle the first round: PoT, then the chains
+    assert solution.answer == "7/12" and [v.count for v in solution.votes] == [2]
+    assert "7 is not counted: it is a whole number, and the question asks for a fraction." in solution.notes
+    assert not solution.confidence.confident
+    percent = [pal("30 / 40"), "Answer: 75%", pot("30 / 40 * 100"), "Answer: 75", "Answer: 75"]
+    asked = ScriptedModel(percent, parallel=8)
+    passed = solve("What percent of the 40 students passed if 30 did?", "mix", asked, sandbox)
+    assert asked.batches == [1, 1, 1, 2] and passed.answer == "75%" and [v.count for v in passed.votes] == [4]
+    assert "0.75 is not counted: it is a share of one, and the question asks for a percentage." in passed.notes
+
+
 def test_where_numbers_are_large_only_mix_more_asks_a_second_round(sandbox: Sandbox) -> None:
     question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
     replies = [pal("35670"), "Answer: 35770", pot("35670"), "Answer: 35670", "Answer: 35670"]

@@ -85,6 +85,20 @@ def _solve_mixed(qtbot: QtBot, window: MainWindow, model: ScriptedModel) -> None
         window.solve()
 
 
+def test_answers_the_vote_did_not_count_are_not_called_failed(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the window: "7/12 ×2; 3 failed" where one chain failed and two said 7 for the share
+    of a pizza left (a whole number, not the fraction asked for: not counted)."""
+    replies = ["```python\nprint(7 / 12)\n```", "Answer: 7", "```python\nans = 7 / 12\n```", "no answer", "Answer: 7"]
+    model = ScriptedModel(replies, parallel=8)
+    window = make_window(model)
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Eine Pizza hat 12 Stücke. Tom isst 5 Stücke. Welcher Anteil der Pizza bleibt übrig?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    assert window.answer.text() == "7/12"
+    assert ": 7/12 ×2; 2 not counted, 1 failed\n" in window.output_pane.votes.text()
+
+
 def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_window: WindowMaker) -> None:
     replies = [TWELVE, "12 in all.\nAnswer: 11", "```python\nans = 12\n```", "Answer: 12", "Answer: 12"]
     model = ScriptedModel(replies, parallel=8)
