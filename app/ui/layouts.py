@@ -81,7 +81,7 @@ class ScrolledLabel(QScrollArea):
         return QSize(self.label.sizeHint().width(), self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(self.label.minimumSizeHint().width(), min(self.sizeHint().height(), self._most()))
+        return QSize(self.label.minimumSizeHint().width(), self.sizeHint().height())  # capped there
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
