@@ -136,6 +136,11 @@ class LocalModel:
                 except (RuntimeError, ValueError) as exc:
                     raise ModelError(f"{self.name} failed while decoding in parallel: {exc}") from exc
 
+    def batch_gain(self) -> float | None:
+        """How much faster in all several sequences decode together than one does, as measured
+        here so far (`parallel.batch_gain`); None before both were decoded."""
+        return self._parallel.gain() if self._parallel is not None else None
+
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
         with self._lock:
             self._cancel.clear()

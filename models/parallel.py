@@ -20,6 +20,7 @@ import codecs
 import contextlib
 import ctypes
 import functools
+import statistics
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -47,6 +48,10 @@ _TOP_K = 40  # the same chain llama-cpp-python's single-sequence sampling uses
 # docs/results.md). Not each request's worst-case limit: a five-program vote would then never fit
 # 4096 tokens. A longer reply still grows into whatever room the others leave.
 ROOM_PER_SEQUENCE = 256
+# Decode steps timed per number of sequences decoded together (the last this many of each), and
+# how many of each before a rate counts: enough that one slow step (a busy CPU) does not decide.
+_TIMED_STEPS = 64
+_STEPS_NEEDED = 8
 
 
 @dataclass
@@ -110,6 +115,11 @@ class ParallelDecoder:
         # something, the one used longest ago gives way, not the one just used by another method.
         self._used_at: dict[int, int] = {}
         self._calls = 0
+        self._step_seconds: dict[int, list[float]] = {}  # decode steps' wall time by sequences decoded
+
+    def gain(self) -> float | None:
+        """See `batch_gain`, over this context's decode steps so far."""
+        return batch_gain(self._step_seconds)
 
     def close(self) -> None:
         if self._ctx:
@@ -249,7 +259,11 @@ class ParallelDecoder:
         if not active:
             return
         self._fill([(s.last, s.position - 1, s.slot, True) for s in active])
+        started = time.perf_counter()
         self._decode()
+        steps = self._step_seconds.setdefault(len(active), [])
+        steps.append(time.perf_counter() - started)
+        del steps[:-_TIMED_STEPS]
         for batch_index, seq in enumerate(active):
             yield from self._accept(seq, self._lib.llama_sampler_sample(seq.sampler, self._ctx, batch_index))
 
@@ -361,6 +375,17 @@ class ParallelDecoder:
             if not self._lib.llama_memory_seq_rm(self._memory, seq_id, len(held), -1):
                 self._lib.llama_memory_seq_rm(self._memory, seq_id, -1, -1)
                 self._held[seq_id] = []
+
+
+def batch_gain(step_seconds: Mapping[int, Sequence[float]]) -> float | None:
+    """How many times one sequence's rate of tokens the most sequences decoded together reached,
+    from decode steps timed by the number of sequences in them; None until both were timed. It
+    differs by computer: 2.4 for four on one 2-core machine here, about 1.1 on another (docs/results.md)."""
+    timed = {n: times for n, times in step_seconds.items() if len(times) >= _STEPS_NEEDED}
+    most = max((n for n in timed if n > 1), default=None)
+    if 1 not in timed or most is None:
+        return None
+    return most * statistics.median(timed[1]) / max(statistics.median(timed[most]), 1e-9)
 
 
 def _shared(held: list[int], prompt: list[int]) -> int:

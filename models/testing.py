@@ -38,11 +38,13 @@ class ScriptedModel:
         parallel: int = 1,
         grammar: bool = True,
         holds: int | None = None,
+        gain: float | None = None,
     ) -> None:
         """`parallel` > 1 makes it a batching model (like `LocalModel`): `generate_batch` takes the
         next replies for its requests, in order, and interleaves their chunks as a batch would.
         `holds`: how many sequences its context holds at once, as a long question's would; a batch
-        of more is announced by a `BatchSplit` and decoded in turns of that many."""
+        of more is announced by a `BatchSplit` and decoded in turns of that many. `gain`: what
+        `batch_gain` says, as `LocalModel` does once it has timed its batches."""
         self._replies = deque(replies)
         self._chunk_size = chunk_size
         self._delay = chunk_delay_s  # pretend to be slow, e.g. to cancel a stream in a GUI test
@@ -54,6 +56,7 @@ class ScriptedModel:
         self.capabilities = Capabilities(batch=parallel, grammar=grammar, token_bias=True)
         self.batches: list[int] = []  # the size of each generate_batch call
         self._holds = holds
+        self._gain = gain
         self.closed = False
 
     @property
@@ -101,6 +104,9 @@ class ScriptedModel:
                         yield SequenceDone(index, item)
                     else:
                         yield SequenceChunk(index, item)
+
+    def batch_gain(self) -> float | None:
+        return self._gain
 
     def cancel(self) -> None:
         self._cancelled.set()

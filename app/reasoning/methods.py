@@ -20,8 +20,9 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
                  one by one until the winner cannot change (chain of thought and PAL agreeing: PoT
                  is not asked); where chain of thought and PAL disagree (and the numbers are not
-                 large), a second round of two or three sampled chains of thought, each counted
-                 with its arithmetic redone; four answers agreeing is confident
+                 large), a second round of two or three sampled chains of thought (decoded with
+                 PoT where batches pay), each counted with its arithmetic redone; four answers
+                 agreeing is confident
     mix+more     mix with the second round where the numbers are large too
 """
 
@@ -186,24 +187,32 @@ def solve(
 
     if spec.base == "mix":
         members = [once(Method(part), context.sampling) for part in MIX]
+        chains = [once(Method("cot"), replace(SAMPLING, seed=seed)) for seed in range(1, SECOND_ROUND + 1)]
         slipped = _Slips(context)
+        shared = RoundModel(context.model, context.cancel, context.on_event)
+        # Where PoT is asked a second round follows (unless the numbers are large). Where batches
+        # pay, its chains (as many as it may need) decode in PoT's batch: on one development
+        # machine four sequences took the time of 1.7 (docs/results.md, "PoT and the second round").
+        ahead = "more" in spec.options or not large_numbers(question)
         first, notes = _in_rounds(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_settling(question),
-            enough=slipped.decided,
+            enough=slipped.decided, shared=shared, ahead=(chains, _chain_labels(SECOND_ROUND)) if ahead else ([], []),
         )  # fmt: skip
+        if len(first) == len(MIX) and first[-1].status is SolveStatus.MODEL_ERROR:  # its batch failed
+            notes = [*notes, _lost_note(first.pop())]  # PAL and chain of thought still answered
         redone = next((slipped(s) for s in first if s.method == "cot"), _NOT_REDONE)
         slip_note = [_slip_note(redone)] if redone.slips else []
         solution = _vote(first, notes + slip_note, question, MIX[: len(first)], redone=[slipped(s) for s in first])
         if _disputed(solution, first) and ("more" in spec.options or _unsettled(solution, question)):
             fitting = solution.votes and solution.confidence.level != "wrong kind"  # else no answer counts yet
-            chains = chains_needed(solution.votes[0].count if fitting else 0)
-            extra = [once(Method("cot"), replace(SAMPLING, seed=seed)) for seed in range(1, chains + 1)]
-            labels = sample_labels(MIX + ("cot",) * chains)[len(MIX) :]
+            needed = chains_needed(solution.votes[0].count if fitting else 0)
+            labels = _chain_labels(SECOND_ROUND if shared.ahead_lanes else needed)  # as announced
             # Every chain runs to its end: each can change whether an answer reaches TRUSTED_AGREE,
             # and a chain's vote is known only once its arithmetic is redone.
             second, more_notes = _in_rounds(
-                extra, labels, context, first_lane=len(MIX), needed=chains, same=_as_one(question)
-            )
+                chains[:needed], labels[:needed], context, first_lane=len(MIX), needed=needed, same=_as_one(question),
+                shared=shared,
+            )  # fmt: skip
             both, methods = first + second, MIX[: len(first)] + ("cot",) * len(second)
             redone_all = [slipped(s) for s in both]
             said = notes + more_notes + [_second_round_note(len(second), sum(bool(r.slips) for r in redone_all))]
@@ -211,6 +220,7 @@ def solve(
                 solution = replace(solution, notes=(*solution.notes, _broken_note(second[-1])))
             else:
                 solution = _vote(both, said, question, methods, redone=redone_all, recount=True)
+        shared.forget_ahead()  # chains decoded with PoT that are not counted say so
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
     else:  # each sample its own seed: a vote is repeatable
@@ -337,6 +347,10 @@ def chains_needed(top: int) -> int:
     return max(1, min(SECOND_ROUND, TRUSTED_AGREE - top))
 
 
+def _chain_labels(count: int) -> list[str]:
+    return sample_labels(MIX + ("cot",) * count)[len(MIX) :]
+
+
 def _in_rounds(
     members: list[Member],
     labels: list[str],
@@ -347,12 +361,17 @@ def _in_rounds(
     sizes: tuple[int, ...] = (),
     same: Callable[[str], str | None] = str,
     enough: Callable[[list[Solution]], bool] = lambda _done: False,
+    shared: RoundModel | None = None,
+    ahead: tuple[list[Member], list[str]] = ([], []),
 ) -> tuple[list[Solution], list[str]]:
     """A vote's solves, a round at a time (of `sizes`, else as many as decode together), until the
     winner is settled (or the solves in hand are `enough`) or all are in, and notes on how they
     were decoded (see `_Rounds`); `same` writes answers that are one alike (the option "C" and its
-    75) before they are compared, and None for one that may not settle the vote."""
-    return _Rounds(members, labels, context, first_lane, needed, same=same, enough=enough).run(sizes)
+    75) before they are compared, and None for one that may not settle the vote. `shared`: the
+    round model of a vote's rounds, which keeps what `ahead` decoded for the next call: the next
+    round's solves (and their labels), decoded in the batch of this call's last round if it runs."""
+    rounds = _Rounds(members, labels, context, first_lane, needed, same=same, enough=enough, shared=shared)
+    return rounds.run(sizes, ahead)
 
 
 class _Rounds:
@@ -374,12 +393,15 @@ class _Rounds:
         *,
         same: Callable[[str], str | None] = str,
         enough: Callable[[list[Solution]], bool] = lambda _done: False,
+        shared: RoundModel | None = None,
     ):
         self.members, self.labels, self.first_lane, self.needed, self.same = members, labels, first_lane, needed, same
         self.enough = enough
         self.report = context.on_event or (lambda _event: None)
-        self.shared = RoundModel(context.model, context.cancel, self.report)
+        self.shared = shared or RoundModel(context.model, context.cancel, self.report)
         self.shared.on_sequence_done = self._sequence_done
+        self.noted = len(self.shared.notes)  # an earlier call's notes on the shared model are its own
+        self.carrying = False  # the round decoding now carries the next call's solves (`ahead`)
         self.live = replace(context, model=self.shared)
         self.quiet = replace(context, on_event=None, cancel=CancelToken())  # a rehearsal or replay reports nothing
         self.done: list[Solution] = []
@@ -388,18 +410,29 @@ class _Rounds:
         self.first_shown = first_lane > 0  # a second round's answers are not the first
         self.position = 0  # the solves dealt with so far
 
-    def run(self, sizes: tuple[int, ...] = ()) -> tuple[list[Solution], list[str]]:
-        self.report(VoteStarted(tuple(self.labels), self.first_lane))
+    def run(
+        self, sizes: tuple[int, ...] = (), ahead: tuple[list[Member], list[str]] = ([], [])
+    ) -> tuple[list[Solution], list[str]]:
         shared, ended = self.shared, False
+        decoded = shared.ahead_lanes  # the lanes decoded ahead for this call, announced as they began
+        if decoded[:1] != (self.first_lane,):
+            self.report(VoteStarted(tuple(self.labels), self.first_lane))
+        shared.ahead_lanes = decoded[len(self.members) :]  # those it does not count
         rounds = shared.rounds(self.members, sizes)
         later = range(self.first_lane + len(rounds[0]), self.first_lane + len(self.members)) if sizes else range(0)
         for lane in later:  # a column that waits says for what
             checks = lane - self.first_lane < self.needed
             reason = "waits for the first answer, then checks it" if checks else "runs only if the others disagree"
             self.report(LanesWaiting((lane,), reason, for_room=False))
-        for members_now in rounds:
+        for number, members_now in enumerate(rounds):
             if shared.batching:
+                self.carrying = number == len(rounds) - 1 and bool(ahead[0]) and shared.batches_pay()
                 rehearsed = [_rehearsed(run, self.quiet, shared) for run in members_now]
+                if self.carrying:
+                    next_lane = self.first_lane + len(self.members)
+                    self.report(VoteStarted(tuple(ahead[1]), next_lane))
+                    shared.ahead_lanes = tuple(range(next_lane, next_lane + len(ahead[0])))
+                    rehearsed += [_rehearsed(run, self.quiet, shared) for run in ahead[0]]
                 shared.start_round(rehearsed, first_lane=self.first_lane + self.position)
             for run in members_now:
                 position, shared.lane = self.position, self.first_lane + self.position
@@ -413,7 +446,7 @@ class _Rounds:
                 self._learned(position, answer)
                 self.report(LaneFinished(shared.lane, answer, result.program))
                 if result.status in _FINAL:  # cancelled: the lanes not run were not "not needed"
-                    return self.done, shared.notes
+                    return self.done, shared.notes[self.noted :]
                 # One at a time, no solve more than needed; in a batch no request more than needed
                 # (a PoT program without `ans` would ask for its last line).
                 ended = ended or self._may_end()
@@ -442,7 +475,8 @@ class _Rounds:
     def _sequence_done(self, lane: int, request: GenerationRequest, generation: Generation) -> bool:
         """A batch's sequence ended: its solve's answer, and whether the others may stop."""
         position = lane - self.first_lane
-        if generation.finish_reason in ("cut", "cancelled") or position in self.known:
+        ahead = lane in self.shared.ahead_lanes  # the next round's: it is voted on there
+        if generation.finish_reason in ("cut", "cancelled") or position in self.known or ahead:
             return False
         run = self.members[position]
         result = replayed(lambda model: run(replace(self.quiet, model=model)), Replay(self.shared, request, generation))
@@ -450,7 +484,7 @@ class _Rounds:
             return False
         self.previews[position] = result
         self._learned(position, result.answer if result.answered else None)
-        needed_in = all(p in self.known for p in range(self.needed))
+        needed_in = all(p in self.known for p in range(self.needed)) and not self.carrying  # the next round goes on
         return needed_in and self._settles(list(self.known.values()), len(self.members) - len(self.known))
 
     def _may_end(self) -> bool:
@@ -467,7 +501,7 @@ class _Rounds:
     def _finished(self) -> tuple[list[Solution], list[str]]:
         for lane in range(self.first_lane + self.position, self.first_lane + len(self.members)):  # never run
             self.report(LaneFinished(lane, None, None, needed=False))
-        return self.done, self.shared.notes
+        return self.done, self.shared.notes[self.noted :]
 
 
 def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> GenerationRequest | None:
@@ -558,6 +592,10 @@ def _broke(second: list[Solution]) -> bool:
 
 def _broken_note(failed: Solution) -> str:
     return f"The methods disagreed; a second round could not run ({failed.message}), so the first round's vote stands."
+
+
+def _lost_note(failed: Solution) -> str:
+    return f"PoT could not run ({failed.message}); PAL's and chain of thought's answers are voted on."
 
 
 def _second_round_note(asked: int, slipped: int) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from app.reasoning.events import EventHandler, LaneStreamed, LanesWaiting
+from app.reasoning.events import EventHandler, LaneFinished, LaneStreamed, LanesWaiting
 from app.reasoning.session import CancelToken
 from models.types import (
     BatchSplit,
@@ -37,6 +37,9 @@ from models.types import (
 )
 
 T = TypeVar("T")
+# Batches pay where several sequences decode at least this many times one's rate in all: measured
+# 2.4 for four on one 2-core development machine, 1.1 on another (docs/results.md, issue 33).
+BATCH_PAYS = 1.25
 
 
 def settled(counts: list[int], remaining: int) -> bool:
@@ -69,6 +72,9 @@ class RoundModel:
         # others still decode; returns True when the rest cannot change the vote and may stop.
         self.on_sequence_done: Callable[[int, GenerationRequest, Generation], bool] | None = None
         self.stopped: set[int] = set()  # lanes whose sequences were stopped as not needed
+        # Lanes of the next call's solves decoded in this round's batch, kept for it (see
+        # `methods._in_rounds`'s `ahead`) — or, if it does not run, `forget_ahead`.
+        self.ahead_lanes: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
@@ -86,13 +92,30 @@ class RoundModel:
                 start += min(size, self.capacity)
         return rounds
 
+    def batches_pay(self) -> bool:
+        """Whether a bigger batch is worth it here: on a model that says how much its batches
+        gained so far (`LocalModel.batch_gain`) at least BATCH_PAYS; until it knows, they do."""
+        measured = getattr(self.model, "batch_gain", None)
+        gain = measured() if callable(measured) else None
+        return self.batching and (gain is None or gain >= BATCH_PAYS)
+
     def start_round(self, requests: Sequence[GenerationRequest | None], first_lane: int = 0) -> None:
         """The first requests of the round's solves (None: a solve that will ask nothing), the
         first of them in lane `first_lane`."""
+        asked = [request for request in requests if request is not None]
+        self._ready = [kept for kept in self._ready if kept[0] in asked]  # decoded ahead for this round
+        ready = [kept[0] for kept in self._ready]
         lanes = enumerate(requests, start=first_lane)
-        self._pending = [(lane, request) for lane, request in lanes if request is not None] if self.batching else []
-        self._ready.clear()
+        fresh = [(lane, request) for lane, request in lanes if request is not None and request not in ready]
+        self._pending = fresh if self.batching else []
         self.stopped.clear()
+
+    def forget_ahead(self) -> None:
+        """The solves decoded ahead are not needed after all: their columns say so."""
+        self._ready.clear()
+        for lane in self.ahead_lanes:
+            self._report(LaneFinished(lane, None, None, needed=False))
+        self.ahead_lanes = ()
 
     def cancel(self) -> None:
         # In a batch, a session that has its program asks to stop early; each sequence of the

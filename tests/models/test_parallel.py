@@ -12,7 +12,7 @@ import pytest
 
 from models.embedded import ensure_embedded
 from models.local import LocalModel, ModelSettings
-from models.parallel import turns
+from models.parallel import batch_gain, turns
 from models.types import BatchSplit, GenerationRequest, SequenceChunk, SequenceDone, complete, generate_batch
 
 PROMPT = "Write a Python program that prints the sum of the numbers from 1 to 10. Reply with one code block."
@@ -161,3 +161,23 @@ def test_turns_hold_each_prompt_once_and_room_for_every_reply() -> None:
     assert turns(distinct, [768] * 3, 512) == [[0], [1], [2]]  # a program's limit counts as 256
     assert turns([[1] * 600, [2] * 10], [40, 40], 512) == [[0], [1]]  # too long alone: a turn of its own
     assert turns([[1] * 10] * 10, [8] * 10, 4096) == [list(range(8)), [8, 9]]  # at most 8 sequences a turn
+
+
+def test_the_gain_of_a_batch_is_measured_from_its_decode_steps(local_model: LocalModel) -> None:
+    """How much faster several sequences decode in all than one: it differs by computer (2.4 for
+    four on one development machine, 1.1 on another), so the vote asks the model, not a constant."""
+    _run(local_model, [_request(max_tokens=20, stop_after_code_block=False)])
+    _run(
+        local_model,
+        [_request(max_tokens=20, temperature=1.0, seed=seed, stop_after_code_block=False) for seed in (1, 2)],
+    )
+    gain = local_model.batch_gain()
+    assert gain is not None and 0.5 < gain < 4
+
+
+def test_a_gain_needs_enough_steps_of_one_and_of_several() -> None:
+    assert batch_gain({1: [0.07] * 8, 4: [0.116] * 8}) == pytest.approx(4 * 0.07 / 0.116)
+    most_timed_enough = {1: [0.07] * 8, 2: [0.1] * 8, 4: [0.116] * 7}
+    assert batch_gain(most_timed_enough) == pytest.approx(2 * 0.07 / 0.1)
+    assert batch_gain({1: [0.07] * 7, 4: [0.116] * 8}) is None and batch_gain({1: [0.07] * 8}) is None
+    assert batch_gain({1: [0.06] * 4 + [5.0] * 3 + [0.06], 3: [0.15] * 8}) == pytest.approx(3 * 0.06 / 0.15)  # a median

@@ -38,6 +38,8 @@ def pot(expression: str) -> str:
 
 
 FAILS = "```python\nprint(1 / 0)\n```"
+# The mixed votes below run on a batching model whose batches do not pay (gain=1.0): PoT alone,
+# then the second round. Where batches pay, PoT and the chains decode together (test_rounds.py).
 
 
 @pytest.mark.parametrize(
@@ -212,7 +214,7 @@ def test_mix_asks_pal_first_then_chain_of_thought_and_pot_only_where_they_disagr
     three it came at 1.5–2.2 × that: docs/results.md); then chain of thought checks it, and PoT
     is asked only when the two disagree — each alone, at a single sequence's full speed."""
     question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"  # large: no second round
-    model = ScriptedModel([pal("35670"), "So 35770.\nAnswer: 35770", pot("35670")], parallel=8)
+    model = ScriptedModel([pal("35670"), "So 35770.\nAnswer: 35770", pot("35670")], parallel=8, gain=1.0)
     solution = solve(question, "mix", model, sandbox)
     assert model.batches == [1, 1, 1]  # one at a time, even on a model that decodes several at once
     prompts = [request.as_text() for request in model.requests]
@@ -223,7 +225,7 @@ def test_mix_asks_pal_first_then_chain_of_thought_and_pot_only_where_they_disagr
         "text": "2 of 3 methods agree (PAL and PoT)", "value": 0.667, "confident": False,
         "level": "pal+pot", "words": "the two programs agree, the reasoning in words does not — compare them",
     }  # fmt: skip
-    agreed = ScriptedModel([pal("12"), "So 12.\nAnswer: 12", pot("12")], parallel=8)
+    agreed = ScriptedModel([pal("12"), "So 12.\nAnswer: 12", pot("12")], parallel=8, gain=1.0)
     assert solve("q", "mix", agreed, sandbox).samples == 2 and agreed.batches == [1, 1]  # PoT not asked
 
 
@@ -244,7 +246,7 @@ def test_mix_ties_go_to_chain_of_thought(sandbox: Sandbox) -> None:
 
 def test_a_three_way_tie_is_decided_by_three_more_chains_of_thought(sandbox: Sandbox) -> None:
     replies = [pal("8"), "Answer: 7", pot("9"), "Answer: 9", "Answer: 5", "Answer: 9"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     events: list[object] = []
     solution = solve("q", "mix", model, sandbox, on_event=events.append)
     assert model.batches == [1, 1, 1, 3]  # one at a time, then the second round in one batch
@@ -262,12 +264,13 @@ def test_in_the_second_round_a_slipped_chain_counts_with_its_arithmetic_redone(s
     69104; its own answer is still shown as it wrote it."""
     slipped = "Each box holds 1234 × 56 = 69004 beads.\nAnswer: 69004"
     replies = [pal("69104"), "Answer: 7", pot("9"), slipped, "Answer: 5", "Answer: 6"]
-    solution = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox)
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
     assert solution.answer == "69104" and solution.votes[0].count == 2
     assert (solution.sampled[3].answer, solution.sampled[3].redone) == ("69004", "69104")
     assert any("1 of the chains slipped" in note for note in solution.notes)
     clean = [pal("69104"), "Answer: 7", pot("9"), "Answer: 69004", "Answer: 5", "Answer: 6"]
-    assert solve("q", "mix", ScriptedModel(clean, parallel=8), sandbox).answer == "7"  # no slip to redo: a tie
+    tied = solve("q", "mix", ScriptedModel(clean, parallel=8, gain=1.0), sandbox)
+    assert tied.answer == "7"  # no slip to redo: a tie
 
 
 def test_where_the_question_counts_things_a_tie_goes_to_a_whole_number(sandbox: Sandbox) -> None:
@@ -278,7 +281,7 @@ def test_where_the_question_counts_things_a_tie_goes_to_a_whole_number(sandbox: 
         "has 4 more days to complete all his reading, how many pages does he need to read, on average, in one day?"
     )
     replies = [pal("6"), "Answer: 11.75", pot("-9.5"), "Answer: 36.5625", "Answer: 6", "Answer: 11.75"]
-    solution = solve(question, "mix", ScriptedModel(replies, parallel=8), sandbox)
+    solution = solve(question, "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
     assert solution.answer == "6" and [v.count for v in solution.votes][:2] == [2, 2]
     assert vote(["14.6666666667", "15"], whole=True)[0].answer == "15"
     assert vote(["14.6666666667", "15"])[0].answer == "14.6666666667"  # else the order first seen
@@ -302,7 +305,7 @@ def test_a_question_counts_things_when_it_states_whole_numbers_only(question: st
 def test_where_numbers_are_large_a_tie_goes_to_the_programs_without_a_second_round(sandbox: Sandbox) -> None:
     question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
     replies = [pal("35670"), "Answer: 35770", pot("35600"), "Answer: 35770", "Answer: 35770", "Answer: 35770"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     solution = solve(question, "mix", model, sandbox)
     assert model.batches == [1, 1, 1] and solution.answer == "35670" and solution.samples == 3
 
@@ -311,16 +314,16 @@ def test_where_two_methods_agree_two_more_chains_agreeing_make_the_answer_confid
     """Two chains are enough for the pair's answer to reach TRUSTED_AGREE (4) votes; both run to
     their end even once the first has settled the winner, since the second decides the support."""
     replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [1, 1, 1, 2] and solution.answer == "14" and solution.votes[0].count == 4
     assert solution.samples == 5 and solution.confidence.level == "second round" and solution.confidence.confident
     assert solution.confidence.text == "4 of 5 answers agree, PAL and PoT among them"
-    both = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8), sandbox)
+    both = solve("q", "mix", ScriptedModel([*replies[:4], "Answer: 41"], parallel=8, gain=1.0), sandbox)
     assert both.answer == "14" and both.votes[0].count == 3 and not both.confidence.confident
     assert both.confidence.level == "second round, both programs"  # PAL, PoT and a chain: a level of its own
     without_pal = [pal("41"), "Answer: 14", pot("14"), "Answer: 14", "Answer: 41"]
-    split = solve("q", "mix", ScriptedModel(without_pal, parallel=8), sandbox)
+    split = solve("q", "mix", ScriptedModel(without_pal, parallel=8, gain=1.0), sandbox)
     assert split.answer == "14" and split.votes[0].count == 3 and split.confidence.level == "second round, split"
     assert not split.confidence.confident and split.confidence.text == "3 of 5 answers agree, PoT among them"
 
@@ -330,16 +333,16 @@ def test_an_answer_the_question_cannot_have_is_not_counted_where_another_is_plau
     agreed on -160 for a candle-maker's profit (wrong) and were shown as confident."""
     question = "A mechanic repairs 6 truck tires at $60 each and 4 car tires at $40 each. How much more did he earn?"
     replies = [pal("-40"), "Answer: 40", pot("-40"), "Answer: 40", "Answer: 40", "Answer: 7"]
-    solution = solve(question, "mix", ScriptedModel(replies, parallel=8), sandbox)
+    solution = solve(question, "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
     assert solution.answer == "40" and solution.votes == (Vote("40", 3), Vote("7", 1))
     assert "-40 is not counted: it is negative, and the question names nothing below zero." in solution.notes
     assert [s.answer for s in solution.sampled][:3] == ["-40", "40", "-40"]  # shown as they were
-    agreed = ScriptedModel([pal("-160"), "Answer: -160", pot("-160"), *["Answer: -160"] * 3], parallel=8)
+    agreed = ScriptedModel([pal("-160"), "Answer: -160", pot("-160"), *["Answer: -160"] * 3], parallel=8, gain=1.0)
     wrong = solve("What is his net profit if he sells 20 candles at $2 and pays $10 a pound?", "mix", agreed, sandbox)
     assert agreed.batches == [1, 1, 1, 3]  # the agreement did not end the first round: PoT, then three chains
     assert wrong.answer == "-160" and not wrong.confidence.confident and wrong.confidence.level == "wrong kind"
     assert wrong.confidence.text.endswith("; but it is negative, and the question names nothing below zero")
-    colder = ScriptedModel([pal("-3"), "Answer: -3", pot("9")], parallel=8)
+    colder = ScriptedModel([pal("-3"), "Answer: -3", pot("9")], parallel=8, gain=1.0)
     weather = solve("The temperature was 2 degrees and dropped 5. What is it now?", "mix", colder, sandbox)
     assert weather.confidence.confident and colder.batches == [1, 1]
 
@@ -349,14 +352,14 @@ def test_an_answer_not_of_the_kind_asked_is_not_counted_where_another_is(sandbox
     chains said 7, PAL and PoT 7/12; 7 won, marked "not the kind of answer the question asks for"."""
     question = "Eine Pizza hat 12 Stücke. Tom isst 5 Stücke. Welcher Anteil der Pizza bleibt übrig?"
     replies = [pal("7 / 12"), "Answer: 7", pot("7 / 12"), "Answer: 7", "Answer: 7"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     solution = solve(question, "mix", model, sandbox)
     assert model.batches == [1, 1, 1, 2]  # 7 cannot settle the first round: PoT, then the chains
     assert solution.answer == "7/12" and [v.count for v in solution.votes] == [2]
     assert "7 is not counted: it is a whole number, and the question asks for a fraction." in solution.notes
     assert not solution.confidence.confident
     percent = [pal("30 / 40"), "Answer: 75%", pot("30 / 40 * 100"), "Answer: 75", "Answer: 75"]
-    asked = ScriptedModel(percent, parallel=8)
+    asked = ScriptedModel(percent, parallel=8, gain=1.0)
     passed = solve("What percent of the 40 students passed if 30 did?", "mix", asked, sandbox)
     assert asked.batches == [1, 1, 1, 2] and passed.answer == "75%" and [v.count for v in passed.votes] == [4]
     assert "0.75 is not counted: it is a share of one, and the question asks for a percentage." in passed.notes
@@ -365,9 +368,9 @@ def test_an_answer_not_of_the_kind_asked_is_not_counted_where_another_is(sandbox
 def test_where_numbers_are_large_only_mix_more_asks_a_second_round(sandbox: Sandbox) -> None:
     question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
     replies = [pal("35670"), "Answer: 35770", pot("35670"), "Answer: 35670", "Answer: 35670"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     assert solve(question, "mix", model, sandbox).samples == 3 and model.batches == [1, 1, 1]
-    more = ScriptedModel(replies, parallel=8)
+    more = ScriptedModel(replies, parallel=8, gain=1.0)
     solution = solve(question, "mix+more", more, sandbox)
     assert more.batches == [1, 1, 1, 2] and solution.confidence.confident and solution.votes[0].count == 4
 
@@ -528,23 +531,23 @@ def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbo
 
     from app.reasoning.methods import warm_up
 
-    cached = ScriptedModel(["a", "b", "c"], parallel=8)
+    cached = ScriptedModel(["a", "b", "c"], parallel=8, gain=1.0)
     cached.capabilities = replaced(cached.capabilities, prompt_cache=True)
     assert warm_up(cached, sandbox, "mix") == 3
     assert cached.batches == [3] and all(r.max_tokens == 1 for r in cached.requests)  # together, as mix asks
-    later = ScriptedModel(["Answer: 1", "```python\nprint(1)\n```", "```python\nans = 1\n```"], parallel=8)
+    later = ScriptedModel(["Answer: 1", "```python\nprint(1)\n```", "```python\nans = 1\n```"], parallel=8, gain=1.0)
     solve("How many apples?", "mix", later, sandbox)
     for warm, real in zip(cached.requests, later.requests[:3], strict=True):  # the same prompts up to the question
         shared = len(warm.messages[:-1])
         assert warm.messages[:shared] == real.messages[:shared]
         assert warm.messages[-1].content.split("How many?")[0] == real.messages[-1].content.split("How many")[0]
-    plain = ScriptedModel([], parallel=8)
+    plain = ScriptedModel([], parallel=8, gain=1.0)
     assert not plain.capabilities.prompt_cache
     assert warm_up(plain, sandbox, "mix") == 0 and plain.requests == []  # no cache to fill: left alone
 
 
 def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: Sandbox) -> None:
-    model = ScriptedModel([pal("12"), "Answer: 12", pot("12")], parallel=8)
+    model = ScriptedModel([pal("12"), "Answer: 12", pot("12")], parallel=8, gain=1.0)
     solution = solve("q", "mix+more", model, sandbox)
     assert model.batches == [1, 1] and solution.samples == 2 and solution.method == "mix+more"
 
@@ -552,7 +555,7 @@ def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: San
 def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
     """A program's 75 and chain of thought's "C" for "(C) 75 km/h" are one answer, not a split."""
     question = "How fast? Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h"
-    model = ScriptedModel([pal("75"), "So it is C.\nAnswer: C", pot("75.0")], parallel=8)
+    model = ScriptedModel([pal("75"), "So it is C.\nAnswer: C", pot("75.0")], parallel=8, gain=1.0)
     solution = solve(question, "mix", model, sandbox)
     assert solution.votes == (Vote("(C) 75 km/h", 2),) and solution.confidence.confident  # PoT not needed
 
@@ -582,13 +585,13 @@ def test_as_choice_names_the_option_by_letter_or_value_and_leaves_the_rest() -> 
 
 
 def test_a_first_answer_the_vote_overturns_is_noted(sandbox: Sandbox) -> None:
-    model = ScriptedModel([pal("41"), "Answer: 14", pot("14")], parallel=8)
+    model = ScriptedModel([pal("41"), "Answer: 14", pot("14")], parallel=8, gain=1.0)
     events: list[object] = []
     solution = solve("q", "mix", model, sandbox, on_event=events.append)
     assert [e for e in events if isinstance(e, FirstAnswer)] == [FirstAnswer(0, "PAL", "41")]
     assert solution.answer == "14"
     assert solution.notes[-1] == "The first answer shown, 41 (PAL), was only a first answer: the vote changed it"
-    same = solve("q", "mix", ScriptedModel([pal("14"), "Answer: 14", pot("14")], parallel=8), sandbox)
+    same = solve("q", "mix", ScriptedModel([pal("14"), "Answer: 14", pot("14")], parallel=8, gain=1.0), sandbox)
     assert not any(note.startswith("The first answer") for note in same.notes)
 
 

@@ -18,7 +18,7 @@ def test_the_leading_answers_with_the_first_program_behind_each(sandbox: Sandbox
 
 
 def test_a_mixed_vote_shows_chain_of_thoughts_reasoning_for_its_answer(sandbox: Sandbox) -> None:
-    model = ScriptedModel([pal("11"), "Four threes are 12.\nAnswer: 12", pot("11")], parallel=8)
+    model = ScriptedModel([pal("11"), "Four threes are 12.\nAnswer: 12", pot("11")], parallel=8, gain=1.0)
     solution = solve("q", "mix", model, sandbox)
     assert rivals(solution) == [
         Rival("11", 2, "PAL", "print(11)"),

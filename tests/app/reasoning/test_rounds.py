@@ -17,7 +17,7 @@ from models.testing import ScriptedModel
 from models.types import BatchEvent, Capabilities, Generation, GenerationRequest, SequenceChunk, SequenceDone
 from sandbox import Sandbox
 
-from .test_methods import FAILS, pal
+from .test_methods import FAILS, pal, pot
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,9 @@ def test_settled(counts: list[int], remaining: int, expected: bool) -> None:
 
 
 def test_rounds_are_as_large_as_the_model_decodes_together() -> None:
-    assert RoundModel(ScriptedModel([], parallel=8), CancelToken()).rounds([1, 2, 3, 4, 5]) == [[1, 2, 3, 4, 5]]
+    assert RoundModel(ScriptedModel([], parallel=8, gain=1.0), CancelToken()).rounds([1, 2, 3, 4, 5]) == [
+        [1, 2, 3, 4, 5]
+    ]
     assert RoundModel(ScriptedModel([], parallel=4), CancelToken()).rounds([1, 2, 3, 4, 5]) == [[1, 2, 3, 4], [5]]
     assert RoundModel(ScriptedModel([]), CancelToken()).rounds([1, 2, 3]) == [[1, 2, 3]]  # one by one
 
@@ -93,7 +95,7 @@ def test_one_sample_stopping_early_does_not_stop_the_batch(sandbox: Sandbox) -> 
     """A session that has its program asks the model to stop; in a batch that must not end the
     other sequences (each stops at its own closing fence)."""
     tail = "\nThis program prints its answer." * 20
-    model = ScriptedModel([pal("5"), pal("6") + tail, pal("5") + tail], parallel=8, chunk_size=3)
+    model = ScriptedModel([pal("5"), pal("6") + tail, pal("5") + tail], parallel=8, chunk_size=3, gain=1.0)
     solution = solve("q", "sc3-pal", model, sandbox)
     assert solution.votes == (Vote("5", 2), Vote("6", 1))
     # each sequence stopped at its own closing fence (within the 3-character chunk that held it), none cut short
@@ -112,7 +114,7 @@ def test_cancel_during_a_batch_stops_every_sequence(sandbox: Sandbox) -> None:
 
 
 def test_every_sample_failing_says_so(sandbox: Sandbox) -> None:
-    model = ScriptedModel([FAILS] * 5, parallel=8)  # one batch of five, every program failing
+    model = ScriptedModel([FAILS] * 5, parallel=8, gain=1.0)  # one batch of five, every program failing
     solution = solve("q", "sc-pal", model, sandbox)
     assert not solution.answered and solution.votes == ()
     assert _confidence(solution) == {"text": "every program failed", "value": 0.0, "confident": False, "level": "none"}
@@ -182,7 +184,7 @@ def test_a_vote_decoded_in_turns_says_so_and_counts_every_sample(sandbox: Sandbo
     assert [e for e in events if isinstance(e, LanesWaiting)] == [
         LanesWaiting((4,), "waiting for room in the model's context…")
     ]
-    assert solve("q", "sc-pal", ScriptedModel([pal("3")] * 5, parallel=8), sandbox).notes == ()
+    assert solve("q", "sc-pal", ScriptedModel([pal("3")] * 5, parallel=8, gain=1.0), sandbox).notes == ()
     in_rounds = ScriptedModel([pal("3")] * 8, parallel=4, holds=3)  # two rounds of 4, each in turns of 3 and 1
     assert len(solve("q", "sc8-pal", in_rounds, sandbox).notes) == 1 and in_rounds.batches == [4, 4]
 
@@ -210,7 +212,7 @@ def test_a_round_streams_its_own_sample_and_keeps_the_others_for_their_turn() ->
 
 def test_a_different_request_in_a_round_goes_to_the_model() -> None:
     """A repair asked by a later sample is not served the kept program of the first request."""
-    model = ScriptedModel(["one", "two", "repair"], parallel=8)
+    model = ScriptedModel(["one", "two", "repair"], parallel=8, gain=1.0)
     rounds = RoundModel(model, CancelToken())
     rounds.start_round([_request(1), _request(2)])
     list(rounds.generate(_request(1)))
@@ -234,7 +236,7 @@ class _StopsItself(ScriptedModel):
     that has its program does; counts the stops that reach it."""
 
     def __init__(self, replies: list[str]) -> None:
-        super().__init__(replies, parallel=8)
+        super().__init__(replies, parallel=8, gain=1.0)
         self.cancels = 0
         self.rounds: RoundModel | None = None
 
@@ -289,7 +291,7 @@ def test_a_rehearsal_learns_the_first_request_and_sends_nothing(sandbox: Sandbox
 def test_a_mixed_vote_asks_nothing_it_did_not_foresee(sandbox: Sandbox) -> None:
     """PoT without `ans` asks for the missing line: that goes to the model as a request of its own."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
-    model = ScriptedModel([pal("13"), "Answer: 12", no_ans, " x", "Answer: 12", "Answer: 13"], parallel=8)
+    model = ScriptedModel([pal("13"), "Answer: 12", no_ans, " x", "Answer: 12", "Answer: 13"], parallel=8, gain=1.0)
     solution = solve("q", "mix", model, sandbox)
     assert model.batches == [1, 1, 1, 2] and len(model.requests) == 6  # then two chains of thought, together
     assert [s.answer for s in solution.sampled] == ["13", "12", "12", "12", "13"] and solution.answer == "12"
@@ -298,7 +300,7 @@ def test_a_mixed_vote_asks_nothing_it_did_not_foresee(sandbox: Sandbox) -> None:
 def test_once_chain_of_thought_and_pal_agree_pot_is_not_asked(sandbox: Sandbox) -> None:
     """The vote is settled and confident: PoT (and its request for an `ans` line, 50 s on a long
     question) would only cost time, so it is not asked and its lane says it was not needed."""
-    model = ScriptedModel([pal("12"), "Answer: 12", "never asked"], parallel=8)
+    model = ScriptedModel([pal("12"), "Answer: 12", "never asked"], parallel=8, gain=1.0)
     events: list[object] = []
     solution = solve("q", "mix", model, sandbox, on_event=events.append)
     assert model.batches == [1, 1] and len(model.requests) == 2
@@ -311,8 +313,66 @@ def test_once_chain_of_thought_and_pal_agree_pot_is_not_asked(sandbox: Sandbox) 
     ]
 
 
+def test_where_batches_pay_the_second_rounds_chains_decode_in_pots_batch(sandbox: Sandbox) -> None:
+    """A second round follows wherever PoT is asked (numbers not large): where batches pay, all
+    the chains it may need decode beside PoT (four sequences for the time of 1.7 on one machine:
+    docs/results.md), announced as they begin, running on although PoT settles the winner."""
+    replies = [pal("13"), "Answer: 12", pot("14"), "Answer: 13", "Answer: 13", "Answer: 12"]
+    model = ScriptedModel(replies, parallel=8, chunk_size=3)  # no gain measured yet: batches pay
+    events: list[object] = []
+    solution = solve("q", "mix", model, sandbox, on_event=events.append)
+    assert model.batches == [1, 1, 4] and len(model.requests) == 6  # a three-way tie: all three count
+    assert solution.answer == "13" and solution.votes[0].count == 3 and solution.samples == 6
+    names, texts, _ends = _lanes(events)
+    assert names[3:] == [f"Chain of thought sample {n} of 3" for n in (1, 2, 3)] and texts[5] == "Answer: 12"
+    joined = next(i for i, e in enumerate(events) if isinstance(e, VoteStarted) and e.first_lane == 3)
+    pot_done = next(i for i, e in enumerate(events) if isinstance(e, LaneFinished) and e.lane == 2)
+    chains_streamed = [i for i, e in enumerate(events) if isinstance(e, LaneStreamed) and e.lane >= 3]
+    assert joined < chains_streamed[0] < pot_done  # announced, then decoded together with PoT
+
+
+def test_a_chain_decoded_with_pot_but_not_needed_is_not_counted_and_says_so(sandbox: Sandbox) -> None:
+    """PoT agrees with PAL: two chains can take the answer to four votes, as where batches do not
+    pay; the third, decoded beside them, is not counted (the vote is the same on every machine)."""
+    replies = [pal("13"), "Answer: 12", pot("13"), "Answer: 13", "Answer: 13", "Answer: 12"]
+    events: list[object] = []
+    paying = solve("q", "mix", ScriptedModel(replies, parallel=8, gain=2.4), sandbox, on_event=events.append)
+    assert paying.votes == (Vote("13", 4), Vote("12", 1)) and paying.confidence.confident and paying.samples == 5
+    assert [s.label for s in paying.sampled][3:] == [f"Chain of thought sample {n} of 2" for n in (1, 2)]  # counted
+    assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)][-1] == (5, False)
+    one_by_one = ScriptedModel(replies, parallel=8, gain=1.1)  # measured: batches do not pay here
+    alone = solve("q", "mix", one_by_one, sandbox)
+    assert one_by_one.batches == [1, 1, 1, 2] and (alone.answer, alone.votes, alone.samples) == ("13", paying.votes, 5)
+
+
+def test_chains_decoded_with_pot_for_nothing_say_they_were_not_needed(sandbox: Sandbox) -> None:
+    """A cancel during PoT's batch ends the vote: the chains' columns say they were not needed."""
+    token = CancelToken()
+    model = ScriptedModel([pal("13"), "Answer: 12", pot("13"), *["Answer: 13"] * 3], parallel=8, chunk_size=2)
+    events: list[object] = []
+
+    def heard(event: object) -> None:
+        events.append(event)
+        if isinstance(event, LaneStreamed) and event.lane == 4:
+            token.cancel()
+
+    solution = solve("q", "mix", model, sandbox, on_event=heard, cancel=token)
+    assert solution.status is SolveStatus.CANCELLED and model.batches == [1, 1, 4]
+    ends = [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)]
+    assert ends[-3:] == [(3, False), (4, False), (5, False)]
+
+
+def test_a_pot_lost_to_a_failed_batch_leaves_pal_and_chain_of_thought_to_vote(sandbox: Sandbox) -> None:
+    """The model fails in PoT's batch (here: it has no replies for the chains): PoT's failure is
+    said, PAL's and chain of thought's answers are voted on (a tie: chain of thought's)."""
+    solution = solve("q", "mix", ScriptedModel([pal("13"), "Answer: 12", pot("13")], parallel=8), sandbox)
+    assert solution.answer == "12" and solution.samples == 2
+    assert any(note.startswith("PoT could not run (") for note in solution.notes)
+    assert any("a second round could not run" in note for note in solution.notes)
+
+
 def test_an_answer_already_decoded_still_counts_once_the_vote_is_settled(sandbox: Sandbox) -> None:
-    model = ScriptedModel([pal("12"), pal("12"), pal("12")], parallel=8)
+    model = ScriptedModel([pal("12"), pal("12"), pal("12")], parallel=8, gain=1.0)
     solution = solve("q", "sc3-pal", model, sandbox)
     assert solution.votes == (Vote("12", 3),)
 
@@ -358,7 +418,7 @@ def test_a_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sa
     request for its `ans` line lands in PoT's lane."""
     no_ans = "```python\nx = 12\nprint(x)\n```"
     replies = [pal("13"), "Twelve.\nAnswer: 12", no_ans, " x", "So 12.\nAnswer: 12", "So 13.\nAnswer: 13"]
-    model = ScriptedModel(replies, parallel=8, chunk_size=3)
+    model = ScriptedModel(replies, parallel=8, chunk_size=3, gain=1.0)
     events: list[object] = []
     solve("q", "mix", model, sandbox, on_event=events.append)
     names, texts, ends = _lanes(events)
@@ -375,7 +435,7 @@ def test_a_mixed_vote_reports_each_methods_text_in_its_own_lane_once(sandbox: Sa
 
 def test_a_batched_vote_reports_each_samples_text_in_its_own_lane_once(sandbox: Sandbox) -> None:
     """Every sequence of a batch reaches its lane as it decodes: no lane waits for the one streaming."""
-    model = ScriptedModel([pal("12"), pal("13"), pal("14")], parallel=8, chunk_size=3)
+    model = ScriptedModel([pal("12"), pal("13"), pal("14")], parallel=8, chunk_size=3, gain=1.0)
     events: list[object] = []
     solve("q", "sc3-pal", model, sandbox, on_event=events.append)
     _names, texts, ends = _lanes(events)

@@ -30,7 +30,7 @@ RESULTS = (Path(__file__).resolve().parents[3] / "docs" / "results.md").read_tex
     ],
 )
 def test_each_mixed_vote_says_how_it_was_checked(replies: list[str], level: str, sandbox: Sandbox) -> None:
-    confidence = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox).confidence
+    confidence = solve("q", "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox).confidence
     assert confidence.level == level and confidence.words == LEVELS[level].words
     assert ("compare them" in confidence.words) is not confidence.confident
 
@@ -45,6 +45,6 @@ def test_a_measured_figure_is_one_docs_results_reports() -> None:
 
 def test_who_voted_reads_as_words(sandbox: Sandbox) -> None:
     replies = [pal("14"), "Answer: 41", pot("14"), "Answer: 14", "Answer: 14"]
-    solution = solve("q", "mix", ScriptedModel(replies, parallel=8), sandbox)
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
     assert voters_words(solution) == "chain of thought, PAL, PoT and 2 more chains of thought"
     assert solution.confidence.words == LEVELS["second round"].words and "reasoned again" in solution.confidence.words
