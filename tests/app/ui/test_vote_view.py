@@ -1,7 +1,8 @@
 """A vote in the window: its solves are written side by side in named columns ("Program k of n",
 "Chain of thought"), each listed with its answer as it runs while the tally grows; at the end the
 agreeing ones are marked and each program opens in the editor with a click, to run or step (real
-widgets, real sandbox)."""
+widgets, real sandbox). The mixed votes run on a model whose batches do not pay (gain=1.0): one
+solve at a time, then the second round; PoT and the chains in one batch: tests/app/reasoning/test_rounds.py."""
 
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def test_answers_the_vote_did_not_count_are_not_called_failed(qtbot: QtBot, make
     """Seen in the window: "7/12 ×2; 3 failed" where one chain failed and two said 7 for the share
     of a pizza left (a whole number, not the fraction asked for: not counted)."""
     replies = ["```python\nprint(7 / 12)\n```", "Answer: 7", "```python\nans = 7 / 12\n```", "no answer", "Answer: 7"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     window = make_window(model)
     window.question_pane.pick_method("mix")
     window.question.setPlainText("Eine Pizza hat 12 Stücke. Tom isst 5 Stücke. Welcher Anteil der Pizza bleibt übrig?")
@@ -101,7 +102,7 @@ def test_answers_the_vote_did_not_count_are_not_called_failed(qtbot: QtBot, make
 
 def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_window: WindowMaker) -> None:
     replies = [TWELVE, "12 in all.\nAnswer: 11", "```python\nans = 12\n```", "Answer: 12", "Answer: 12"]
-    model = ScriptedModel(replies, parallel=8)
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     assert model.batches == [1, 1, 1, 2]  # PAL, chain of thought, PoT where the two disagree, two chains to decide
@@ -126,7 +127,7 @@ def test_a_mixed_vote_names_each_method_and_its_support(qtbot: QtBot, make_windo
 def test_a_slipped_chain_of_thought_shows_its_answer_redone(qtbot: QtBot, make_window: WindowMaker) -> None:
     """Its arithmetic slipped (3 × 4 = 11), so PoT is not asked; redone in the sandbox it is PAL's
     12, and the vote and its support say so."""
-    model = ScriptedModel([TWELVE, "Three pens: 3 * 4 = 11.\nAnswer: 11"], parallel=8)
+    model = ScriptedModel([TWELVE, "Three pens: 3 * 4 = 11.\nAnswer: 11"], parallel=8, gain=1.0)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     samples = window.output_pane.samples
@@ -141,7 +142,7 @@ def test_a_slipped_chain_of_thought_shows_its_answer_redone(qtbot: QtBot, make_w
 
 
 def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
-    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8)
+    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8, gain=1.0)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     compare = window.output_pane.compare
@@ -150,7 +151,7 @@ def test_weak_support_opens_the_leading_answers_side_by_side(qtbot: QtBot, make_
     assert [t.toPlainText() for t in compare.texts] == ["Four threes are 12.\nAnswer: 12", "print(11)"]
     wrap = QPlainTextEdit.LineWrapMode
     assert [t.lineWrapMode() for t in compare.texts] == [wrap.WidgetWidth, wrap.WidgetWidth]  # both wrap: issue 29
-    _solve_mixed(qtbot, window, ScriptedModel([TWELVE, "Answer: 12"], parallel=8))
+    _solve_mixed(qtbot, window, ScriptedModel([TWELVE, "Answer: 12"], parallel=8, gain=1.0))
     assert window.output_pane.tabs.currentWidget() is not compare and not compare.texts[0].isVisible()
 
 
@@ -161,7 +162,7 @@ def test_a_mixed_vote_writes_pal_first_and_says_what_the_other_columns_wait_for(
     waits to check it, PoT's that it runs only if they disagree; then each heading gets its answer."""
     reasoning = "Three pens, four dollars each: 3 times 4 is 11.\nAnswer: 11"
     chains = ["So 12.\nAnswer: 12", "So 11.\nAnswer: 11"]
-    model = ScriptedModel([TWELVE, reasoning, "```python\nans = 12\n```", *chains], parallel=8, chunk_size=4)
+    model = ScriptedModel([TWELVE, reasoning, "```python\nans = 12\n```", *chains], parallel=8, gain=1.0, chunk_size=4)
     window = make_window(model)
     pane = window.output_pane
     at_first_finish: list[list[str]] = []
@@ -184,7 +185,7 @@ def test_a_mixed_vote_writes_pal_first_and_says_what_the_other_columns_wait_for(
 
 def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_window: WindowMaker) -> None:
     """Every column of a batch grows before any solve has run."""
-    model = ScriptedModel([TWELVE] * 5, parallel=8, chunk_size=4)
+    model = ScriptedModel([TWELVE] * 5, parallel=8, gain=1.0, chunk_size=4)
     window = make_window(model)
     pane = window.output_pane
     lengths_at_first_finish: list[list[int]] = []
@@ -203,7 +204,7 @@ def test_a_batched_vote_writes_its_columns_side_by_side(qtbot: QtBot, make_windo
 def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
-    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8)
+    model = ScriptedModel([ELEVEN, "Four threes are 12.\nAnswer: 12", "```python\nans = 10\n```"], parallel=8, gain=1.0)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     assert window.answer.text() == "$12.00"
@@ -214,7 +215,7 @@ def test_a_tie_won_by_chain_of_thought_leaves_no_losing_program_in_the_editor(
 def test_a_vote_that_takes_turns_says_which_columns_wait_and_why(qtbot: QtBot, make_window: WindowMaker) -> None:
     """A long question whose prompts the context cannot hold together: the column decoded later
     says it waits for room while the others are written, and the answer says how it was made."""
-    model = ScriptedModel([TWELVE] * 5, parallel=8, holds=2)
+    model = ScriptedModel([TWELVE] * 5, parallel=8, gain=1.0, holds=2)
     window = make_window(model)
     lanes = window.output_pane.lanes
     placeholders: list[list[str]] = []
@@ -279,7 +280,11 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
     it and says the first one was overturned."""
     slow = "Counting the pens one by one. " * 40 + "\nAnswer: 14"
     model = ScriptedModel(
-        ["```python\nprint(41)\n```", slow, "```python\nans = 14\n```"], parallel=8, chunk_size=8, chunk_delay_s=0.002
+        ["```python\nprint(41)\n```", slow, "```python\nans = 14\n```"],
+        parallel=8,
+        gain=1.0,
+        chunk_size=8,
+        chunk_delay_s=0.002,
     )
     window = make_window(model)
     window.question_pane.pick_method("mix")
@@ -302,7 +307,7 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
 
 
 def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_window: WindowMaker) -> None:
-    model = ScriptedModel(["```python\nprint(12)\n```", "Answer: 12"], parallel=8, chunk_size=4)
+    model = ScriptedModel(["```python\nprint(12)\n```", "Answer: 12"], parallel=8, gain=1.0, chunk_size=4)
     window = make_window(model)
     window.question_pane.pick_method("mix")
     window.question.setPlainText("Three at $4?")
@@ -319,7 +324,7 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
     tally, Compare and Output did say the answer."""
     reasoning = "Four threes are 12.\nAnswer: 12"
     replies = [TWELVE, reasoning.replace("12", "11"), "```python\nans = 12\n```", reasoning, reasoning]
-    model = ScriptedModel(replies, parallel=8, chunk_size=4)
+    model = ScriptedModel(replies, parallel=8, gain=1.0, chunk_size=4)
     window = make_window(model)
     window.question_pane.try_yourself.setChecked(True)
     pane = window.output_pane
@@ -348,7 +353,7 @@ def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_reveal
 def test_the_output_shown_after_a_vote_is_the_winning_programs(qtbot: QtBot, make_window: WindowMaker) -> None:
     # seen in the window: PAL's answer won, and the Output tab showed what PoT's program printed
     pot = "```python\nprint('PoT says 12 too')\nans = 12\n```"
-    model = ScriptedModel([TWELVE, "Answer: 11", pot], parallel=8)
+    model = ScriptedModel([TWELVE, "Answer: 11", pot], parallel=8, gain=1.0)
     window = make_window(model)
     _solve_mixed(qtbot, window, model)
     assert window.editor.toPlainText() == "price = 4\nprint(price * 3)"
