@@ -167,7 +167,7 @@ def _model_arguments(command: argparse.ArgumentParser) -> None:
         "--backend", metavar="URL", help="an OpenAI-compatible server (llama.cpp, vLLM, Ollama) instead of --model"
     )
     command.add_argument("--time", type=float, default=5.0, metavar="SECONDS", help="program time limit (default 5)")
-    command.add_argument("--threads", type=int, default=None, help="CPU threads for the model (default: llama.cpp's)")
+    command.add_argument("--threads", type=int, default=None, help="CPU threads for the model (default: one per core)")
     command.add_argument("--ctx", type=int, default=4096, help="model context size in tokens (default 4096)")
     command.add_argument("--gpu-layers", type=int, default=0, help="layers to offload to a GPU build (-1: all)")
 

@@ -14,7 +14,7 @@ from sandbox.platforms import BACKEND_CHOICES
 @dataclass(frozen=True)
 class Settings:
     model_path: str | None = None  # None: the embedded default model
-    n_threads: int | None = None  # None: llama.cpp's choice
+    n_threads: int | None = None  # None: one per physical core (models.threads)
     n_ctx: int = 4096
     n_gpu_layers: int = 0
     temperature: float = 0.0

@@ -20,6 +20,7 @@ from typing import Any
 from models.fences import program_arrived
 from models.gguf_info import GGUFInfo, check_loadable, inspect
 from models.parallel import MAX_SEQUENCES, PROMPT_CHUNK, ParallelDecoder, turns
+from models.threads import automatic_threads
 from models.types import (
     BatchEvent,
     BatchSplit,
@@ -36,7 +37,7 @@ from models.types import (
 class ModelSettings:
     path: Path
     n_ctx: int = 4096
-    n_threads: int | None = None  # None: llama.cpp's choice
+    n_threads: int | None = None  # None: one per physical core (models.threads)
     n_gpu_layers: int = 0  # -1 offloads every layer (needs a GPU build: docs/models.md)
     seed: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # passed to llama_cpp.Llama as is
@@ -284,11 +285,10 @@ def _load(settings: ModelSettings, info: GGUFInfo) -> Any:
         "n_ctx": settings.n_ctx,
         "n_gpu_layers": settings.n_gpu_layers,
         "seed": settings.seed,
+        "n_threads": settings.n_threads or automatic_threads(),
         "verbose": False,
         **settings.extra,
     }
-    if settings.n_threads:
-        options["n_threads"] = settings.n_threads
     try:
         # llama.cpp reports loading problems on stderr; keep the terminal clean and say it ourselves.
         with open(os.devnull, "w") as sink, contextlib.redirect_stderr(sink):

@@ -407,6 +407,7 @@ class _Rounds:
         self.done: list[Solution] = []
         self.known: dict[int, str | None] = {}  # a solve's answer by position, as soon as it is known
         self.previews: dict[int, Solution] = {}  # a batch's solves run quietly as their sequences ended
+        self.reported: set[int] = set()  # positions whose result its lane showed as its sequence ended
         self.first_shown = first_lane > 0  # a second round's answers are not the first
         self.position = 0  # the solves dealt with so far
 
@@ -444,7 +445,8 @@ class _Rounds:
                 self.done.append(result)
                 answer = result.answer if result.answered else None
                 self._learned(position, answer)
-                self.report(LaneFinished(shared.lane, answer, result.program))
+                if position not in self.reported:
+                    self.report(LaneFinished(shared.lane, answer, result.program))
                 if result.status in _FINAL:  # cancelled: the lanes not run were not "not needed"
                     return self.done, shared.notes[self.noted :]
                 # One at a time, no solve more than needed; in a batch no request more than needed
@@ -483,7 +485,11 @@ class _Rounds:
         if result is None:  # it needs another request (PoT's `ans =` line): known once it has run
             return False
         self.previews[position] = result
-        self._learned(position, result.answer if result.answered else None)
+        answer = result.answer if result.answered else None
+        self._learned(position, answer)
+        if result.status not in _FINAL:  # its column shows it now, not once the whole batch has ended
+            self.reported.add(position)
+            self.report(LaneFinished(lane, answer, result.program))
         needed_in = all(p in self.known for p in range(self.needed)) and not self.carrying  # the next round goes on
         return needed_in and self._settles(list(self.known.values()), len(self.members) - len(self.known))
 

@@ -113,5 +113,6 @@ def speed_text(solution: Solution, n_ctx: int) -> str:
     if solution.samples > 1:
         tokens = sum(call.completion_tokens for call in solution.calls)
         voters = "methods" if any(sample.method for sample in solution.sampled) else "programs"
-        return f"{solution.samples} {voters}, {tokens} tokens in {solution.duration_s:.0f} s, context {used}/{n_ctx}"
+        rate = tokens / solution.duration_s if solution.duration_s > 0 else 0.0
+        return f"{solution.samples} {voters}, {rate:.1f} tokens/s, context {used}/{n_ctx}"
     return f"{last.tokens_per_s:.1f} tokens/s, context {used}/{n_ctx}"

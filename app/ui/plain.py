@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QFont, Qt  # QtGui's Qt: the QtCore namespace with mightBeRichText
+from PySide6.QtGui import QFont, QResizeEvent, Qt  # QtGui's Qt: the QtCore namespace with mightBeRichText
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 TIP_CHARS = 2000  # a tooltip is a glance: the full text is in Copy
@@ -51,6 +51,47 @@ class Label(QLabel):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         hint = super().minimumSizeHint()
         return QSize(min(hint.width(), self.MIN_WIDTH), hint.height())
+
+
+class CutLabel(Label):
+    """One line that, given less width than its text needs, shows it cut with "…" (`mode`: where)
+    and whole in its tooltip, rather than clipped mid-word: the status bar's labels at 150 % read
+    "context 285/" with nothing to say more was there. A tooltip its owner gave is kept."""
+
+    def __init__(self, text: str = "", *, mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
+        self._whole, self._mode, self._given_tip = text, mode, ""
+        super().__init__(text)
+
+    def text(self) -> str:
+        return self._whole
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._whole = text
+        self._fit()
+        self.updateGeometry()  # its size hint is the whole text's, whatever is shown
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name): the room the whole text wants
+        hint = super().sizeHint()
+        margins = self.contentsMargins().left() + self.contentsMargins().right() + 2 * self.margin()
+        # + 2: advances are rounded, and a text a pixel too wide would be cut for nothing
+        width = self.fontMetrics().horizontalAdvance(self._whole) + margins + 2 if self._whole else 0
+        return QSize(width, hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """The shown text's would shrink with every cut, down to nothing: the whole text's, capped."""
+        return QSize(min(self.sizeHint().width(), self.MIN_WIDTH), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        shown = self.fontMetrics().elidedText(self._whole, self._mode, self.contentsRect().width())
+        super().setText(shown)
+        if self.toolTip() != self._given_tip:  # its owner's own: kept
+            return
+        self._given_tip = tip(self._whole) if shown != self._whole else ""
+        self.setToolTip(self._given_tip)
 
 
 def heading(text: str) -> Label:

@@ -37,6 +37,7 @@ from app.ui.plain import Label, heading, tip
 from models import catalog
 from models.discovery import discover
 from models.embedded import embedded_path
+from models.threads import automatic_threads
 from models.types import ModelError
 from sandbox.platforms import default_backend
 
@@ -105,7 +106,9 @@ class SettingsDialog(QDialog):
         self.progress = QProgressBar()
 
     def _build_form(self, settings: Settings) -> None:
-        self.threads = _spin(0, 256, settings.n_threads or 0, special="automatic")
+        self.threads = _spin(
+            0, 256, settings.n_threads or 0, special=f"automatic ({automatic_threads()}: one per core)"
+        )
         self.n_ctx = _spin(256, 131072, settings.n_ctx, step=1024)
         self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers)
         self.gpu_layers.setToolTip("-1 offloads every layer (needs a GPU build of llama.cpp)")

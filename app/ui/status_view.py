@@ -26,7 +26,7 @@ from app.ui.events import (
     Warming,
 )
 from app.ui.phase_ticker import PhaseTicker
-from app.ui.plain import Label, tip
+from app.ui.plain import CutLabel, Label, tip
 
 _LABEL_WIDTH = 320
 NO_PROGRAM_TEXT = (
@@ -39,7 +39,8 @@ class StatusView(QObject):
     def __init__(self, bar: QStatusBar, line: Label, controller: SolveController) -> None:
         super().__init__(bar)
         self._bar, self._line, self._controller = bar, line, controller
-        self.model_label, self.speed_label, self.isolation_label = Label("model: loading…"), Label(), Label()
+        self.model_label = CutLabel("model: loading…", mode=Qt.TextElideMode.ElideMiddle)  # "Qwen2.5 Cod…Q4_K_M"
+        self.speed_label, self.isolation_label = CutLabel(), CutLabel()
         for label in (self.model_label, self.speed_label, self.isolation_label):
             label.setMaximumWidth(_LABEL_WIDTH)  # a long model name is cut, not a wider window
             bar.addPermanentWidget(label)
@@ -146,10 +147,7 @@ class StatusView(QObject):
             self.ticker.set_phase(f"Preparing the model… {100 * progress.done // progress.total}%")
 
     def _on_model_ready(self, name: str) -> None:
-        text = f"model: {name}"  # a long file name is cut in the middle with "…", whole in the tooltip
-        metrics = self.model_label.fontMetrics()
-        self.model_label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, _LABEL_WIDTH))
-        self.model_label.setToolTip(tip(text))
+        self.model_label.setText(f"model: {name}")  # a long file name is cut in the middle, whole in the tooltip
         self.show(self.ready_text)
 
     def _on_model_failed(self, message: str) -> None:

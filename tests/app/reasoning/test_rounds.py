@@ -331,6 +331,21 @@ def test_where_batches_pay_the_second_rounds_chains_decode_in_pots_batch(sandbox
     assert joined < chains_streamed[0] < pot_done  # announced, then decoded together with PoT
 
 
+def test_in_a_batch_each_solve_shows_its_answer_as_its_sequence_ends(sandbox: Sandbox) -> None:
+    """Seen in the window: "PoT …" over PoT's finished program for half a minute, until the longest
+    chain beside it had ended. Its answer shows (once) as its sequence ends."""
+    long = "A step of reasoning.\n" * 30 + "Answer: 13"
+    replies = [pal("13"), "Answer: 12", pot("14"), long, long, long.replace("13", "12")]
+    events: list[object] = []
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8, chunk_size=3), sandbox, on_event=events.append)
+    finished = [(i, e.lane, e.answer) for i, e in enumerate(events) if isinstance(e, LaneFinished)]
+    pot_done = next(i for i, lane, answer in finished if lane == 2 and answer == "14")
+    last_chain_text = max(i for i, e in enumerate(events) if isinstance(e, LaneStreamed) and e.lane >= 3)
+    assert pot_done < last_chain_text
+    assert [lane for _i, lane, _answer in finished] == [0, 1, 2, 3, 4, 5]  # each lane once
+    assert solution.answer == "13" and solution.samples == 6
+
+
 def test_a_chain_decoded_with_pot_but_not_needed_is_not_counted_and_says_so(sandbox: Sandbox) -> None:
     """PoT agrees with PAL: two chains can take the answer to four votes, as where batches do not
     pay; the third, decoded beside them, is not counted (the vote is the same on every machine)."""

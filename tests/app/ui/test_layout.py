@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.reasoning import ProgramExtracted
@@ -270,6 +270,31 @@ def test_the_status_message_keeps_room_on_a_narrow_bar(qtbot: QtBot, make_window
     qtbot.waitUntil(lambda: bar.width() <= 900)
     # The message is painted left of the first label: two fifths of the bar at least stay its own.
     qtbot.waitUntil(lambda: min(label.x() for label in labels) >= 2 * bar.width() // 5 - 10)
+
+
+def test_a_status_label_too_narrow_for_its_text_says_so_and_keeps_it_whole(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen at 150 % (and at 100 % beside a long model name): "… context 285/" clipped mid-figure."""
+    window = make_window(ScriptedModel([]))
+    window.show()
+    window.resize(900, 600)
+    status = window.status
+    whole = "6 methods, 20.9 tokens/s, context 4389/8192"
+    status.speed_label.setText(whole)
+    qtbot.waitUntil(lambda: QLabel.text(status.speed_label) not in ("", whole))  # laid out, too narrow
+    shown = QLabel.text(status.speed_label)
+    assert shown.endswith("…") and whole.startswith(shown[:-1]) and len(shown) > 4
+    assert status.speed_label.text() == whole and status.speed_label.toolTip() == whole
+    window.resize(1900, 600)
+    qtbot.waitUntil(lambda: QLabel.text(status.speed_label) == whole)
+    assert status.speed_label.toolTip() == ""  # nothing cut: nothing more to see
+    status.model_label.setText("model: Qwen2.5 Coder 1.5B Instruct GGUF (qwen2, 1.5B, Q4_K_M) " * 3)
+    qtbot.waitUntil(lambda: "…" in QLabel.text(status.model_label)[8:-8])  # cut in the middle
+    assert QLabel.text(status.model_label).endswith("Q4_K_M) ")  # the quantisation stays in view
+    window.isolation_label.setToolTip("the layers")
+    window.isolation_label.setText("sandbox: strong · native" * 20)
+    assert window.isolation_label.toolTip() == "the layers"  # its owner's tooltip stays
 
 
 def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
