@@ -46,6 +46,7 @@ _PARTS = re.compile(
     re.IGNORECASE,
 )
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
+_PERCENTAGE = re.compile(r"\s*([-+]?\d{1,9}(?:\.(\d{1,9}))?)\s*%\s*")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 MAX_DENOMINATOR = 1000  # 7/12, 5/8, 333/1000: a fraction a person writes
 
@@ -125,3 +126,22 @@ def in_asked_form(answer: str, kind: Kind) -> str:
     if abs(float(fraction) - value) > 1e-9 * max(1.0, abs(value)):
         return answer
     return f"{fraction.numerator}/{fraction.denominator}"
+
+
+def percent_as_fraction(answer: str) -> str | None:
+    """A percentage given where a fraction is asked, as a fraction, so that it and a program's
+    fraction are one answer. A rounded one is the simplest fraction that rounds to it as written
+    (58.33 % → 7/12, 14.29 % → 1/7); it counts as rounded where that fraction's denominator squared
+    is at most its written value's (5833/10000), else it stands as written (58 % → 29/50, 0.5 % →
+    1/200). None for an answer that is no percentage. Seen in the window: PAL's 7/12 and chain of
+    thought's 58.33% for the share of a pizza left were two answers, and four more methods ran."""
+    written = _PERCENTAGE.fullmatch(answer) if len(answer) <= MAX_NUMBER_TEXT else None
+    if written is None:
+        return None
+    share = Fraction(written.group(1)) / 100
+    tolerance = Fraction(1, 2 * 100 * 10 ** len(written.group(2) or ""))  # half its last written digit
+    for denominator in range(1, min(math.isqrt(share.denominator), MAX_DENOMINATOR) + 1):
+        simpler = Fraction(round(share * denominator), denominator)
+        if abs(simpler - share) <= tolerance:
+            return str(simpler)
+    return str(share)

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
-from app.reasoning.answer_kind import Kind, asked_kind, implausible, in_asked_form
+from app.reasoning.answer_kind import Kind, asked_kind, implausible, in_asked_form, percent_as_fraction
 from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
 from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
@@ -246,9 +246,16 @@ def solve(
 
 def _as_one(question: str) -> Callable[[str], str]:
     """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
-    km/h"), and sympy's [6] as chain of thought's 6 where an equation is solved."""
+    km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, and a percentage as
+    the fraction it rounds from where a fraction is asked (58.33% → 7/12)."""
     choices, equation = choices_in(question), asks_for_equation(question)
-    return lambda answer: (_roots if equation else str)(as_choice(answer, choices))
+    fraction = asked_kind(question) is Kind.FRACTION
+
+    def as_one(answer: str) -> str:
+        answer = (percent_as_fraction(answer) or answer) if fraction else answer
+        return (_roots if equation else str)(as_choice(answer, choices))
+
+    return as_one
 
 
 def _settling(question: str) -> Callable[[str], str | None]:

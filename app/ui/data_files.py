@@ -56,6 +56,10 @@ class DataFiles(QObject):
         self._method_before = None
         self.status.emit(said)
 
+    def method_without(self, method: str) -> str:
+        """The method questions without the file get: the one it replaced, unless changed since."""
+        return self._method_before if self._method_before is not None and method == DATA_DEFAULT else method
+
     @staticmethod
     def dropped(urls: list[QUrl]) -> Path | None:
         """The one local data file among dropped items, if that is what was dropped."""

@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.layout_keeper = WindowLayout(self, self.splitter, self.history_panel, self._layout_store)
         self._shown_once = False
         self.layout_keeper.reset()  # last: it measures the finished window against the screen
+        self.question.setFocus()  # typing at once goes into the question, not History's search box
 
     def _connect(self) -> None:
         c, keeper, o = self.controller, self.work_keeper, self.output_pane
@@ -175,7 +176,8 @@ class MainWindow(QMainWindow):
         elif data is not None and Method.parse(method).base not in DATA_METHODS:
             self.status.show("Questions about a data file need a program: choose a PAL or PoT method.")
         else:
-            self._layout_store.setValue("solve/method", method)  # the next start picks it again
+            # The next start picks it again — the one a data file replaced, if it did: the file may not be there.
+            self._layout_store.setValue("solve/method", self.data_files.method_without(method))
             self.controller.solve(question, method, repair=self.auto_repair.isChecked(), data=data)
 
     def run_program(self, *, trace: bool = False) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.answer_kind import Kind, asked_kind, fits, implausible, in_asked_form
+from app.reasoning.answer_kind import Kind, asked_kind, fits, implausible, in_asked_form, percent_as_fraction
 from app.reasoning.methods import solve
 from models.testing import ScriptedModel
 from sandbox import Sandbox
@@ -60,6 +60,44 @@ def test_a_fraction_asked_for_is_given_as_one() -> None:
     assert in_asked_form("0.5833333333333334", Kind.ANY) == "0.5833333333333334"
     assert in_asked_form("3.14159265358979", Kind.FRACTION) == "3.14159265358979"  # no fraction a person writes
     assert in_asked_form("12", Kind.FRACTION) == "12" and in_asked_form("$0.50", Kind.FRACTION) == "$0.50"
+
+
+@pytest.mark.parametrize(
+    ("answer", "fraction"),
+    [
+        ("58.33%", "7/12"),  # rounded: the simplest fraction that rounds to it
+        ("58.3 %", "7/12"),
+        ("14.29%", "1/7"),
+        ("66.67%", "2/3"),
+        ("58%", "29/50"),  # a fraction a person writes as it stands: not read as 7/12
+        ("12.5%", "1/8"),
+        ("0.5%", "1/200"),
+        ("99.99%", "9999/10000"),  # nothing simpler rounds to it
+        ("-25%", "-1/4"),
+        ("100%", "1"),
+        ("7/12", None),
+        ("58.33", None),
+        ("about 58%", None),
+    ],
+)
+def test_a_percentage_where_a_fraction_is_asked_is_read_as_the_fraction(answer: str, fraction: str | None) -> None:
+    assert percent_as_fraction(answer) == fraction
+
+
+def test_a_percentage_and_the_fraction_it_rounds_are_one_answer(sandbox: Sandbox) -> None:
+    """Seen in the window: PAL's 7/12 and chain of thought's 58.33% for the share of a pizza left
+    were two answers, and four more methods were asked to decide."""
+    question = "Eine Pizza hat 12 Stücke. Tom isst 3 und Anna 2. Welcher Anteil der Pizza bleibt übrig?"
+    model = ScriptedModel([pal("7 / 12"), "Answer: 58.33%"], parallel=8, gain=1.0)  # a third call would fail
+    solution = solve(question, "mix", model, sandbox)
+    assert (solution.answer, solution.samples, solution.confidence.confident) == ("7/12", 2, True)
+    counted = solve(
+        "A pizza has 12 slices. Tom eats 3 and Anna 2. How much of the pizza is left?",
+        "mix",
+        ScriptedModel([pal("7 / 12"), "Answer: 58.33%", pot("7 / 12")] + ["Answer: 7/12"] * 3, parallel=8, gain=1.0),
+        sandbox,
+    )
+    assert counted.samples > 2  # a percentage is no fraction where none is asked: they disagreed
 
 
 def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> None:

@@ -137,6 +137,24 @@ def test_opening_data_under_a_method_without_programs_picks_programs_until_it_is
     assert window.question_pane.method_name() == "pal+shots"
 
 
+def test_the_method_a_data_file_chose_is_not_the_next_starts_method(
+    qtbot: QtBot, make_window: WindowMaker, sales: Path
+) -> None:
+    """Seen in the real window: a question over a file saved its method (one program) as the
+    user's; the next start, without the file, answered word problems unchecked."""
+    window = make_window(ScriptedModel([GROUPED] * 6))
+    window.question_pane.pick_method("mix")
+    _open(qtbot, window, sales)
+    window.question.setPlainText("Units per region")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert window._layout_store.value("solve/method") == "mix"  # what it was before the file
+    window.question_pane.pick_method("sc-pal")  # chosen by the user, file open: that one is kept
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    assert window._layout_store.value("solve/method") == "sc-pal"
+
+
 def test_the_question_pane_shows_exactly_what_the_model_is_told(
     qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
 ) -> None:

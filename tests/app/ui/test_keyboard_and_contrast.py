@@ -34,6 +34,17 @@ def test_code_colours_meet_wcag_aa() -> None:
     assert contrast(code_editor.LINE_NUMBER_COLOUR, code_editor.GUTTER_COLOUR) >= 4.5
 
 
+def test_the_window_opens_ready_to_type_a_question(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the real window: a question typed right after start went into History's search box
+    (the first widget in the focus chain), filtering the history instead."""
+    window = make_window(ScriptedModel([]))
+    window.history_panel.setVisible(True)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.question)
+    qtbot.keyClicks(QApplication.focusWidget(), "How many?")
+    assert window.question.toPlainText() == "How many?" and window.history_panel.search.text() == ""
+
+
 def test_tab_moves_focus_out_of_the_question(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window(ScriptedModel([]))
     window.activateWindow()
