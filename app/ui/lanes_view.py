@@ -117,10 +117,13 @@ class LanesView(QScrollArea):
         return display_text(plain_math(stream) if self._in_words(lane) else streamed_program(stream))
 
     def not_needed(self, lane: int) -> None:
-        """Solve `lane` was stopped or never run: the others had settled the vote."""
+        """Solve `lane` was never run (the others had settled the vote), or ran and is not counted:
+        stopped once the answers in hand settled it, or a chain decoded beside PoT where fewer were
+        needed (its column does not claim the others agree: they may not)."""
         if 0 <= lane < len(self.headers):
             self._finished.add(lane)
-            self.headers[lane].setText(f"{self._labels[lane]}: not needed, the others agree")
+            said = "not counted, the vote needed fewer" if self._streams[lane] else "not needed, the others agree"
+            self.headers[lane].setText(f"{self._labels[lane]}: {said}")
             self.texts[lane].setPlaceholderText("Not needed: the answers already in settle the vote")
 
     def cancel(self) -> None:

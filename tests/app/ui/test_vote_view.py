@@ -317,6 +317,23 @@ def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_
     assert headers == ["PAL: 12", "Chain of thought: 12", "PoT: not needed, the others agree"]
 
 
+def test_a_chain_decoded_but_not_counted_does_not_claim_the_others_agree(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: a third chain decoded beside PoT, not counted (two were enough), said
+    "not needed, the others agree" while the chains counted said 7 against PAL's 7/12."""
+    replies = ["```python\nprint(13)\n```", "Answer: 12", "```python\nans = 13\n```", *["Answer: 13"] * 2, "Answer: 12"]
+    model = ScriptedModel(replies, parallel=8, gain=2.4, chunk_size=4)  # batches pay: the chains decode with PoT
+    window = make_window(model)
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Three at $4?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+    headers = [h.text() for h in window.output_pane.lanes.headers]
+    assert headers[-1] == "Chain of thought sample 3 of 3: not counted, the vote needed fewer", headers
+    assert model.batches == [1, 1, 4]
+
+
 def test_trying_it_yourself_keeps_every_methods_answer_out_of_sight_until_revealed(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
