@@ -37,7 +37,7 @@ PLAIN_CHOICES = 3
 TABLE = (
     Entry("pal", "Fast — one program (≈ 9 s)", "PAL: the model writes a program that prints the answer", ""),
     Entry(
-        "mix", "Cross-checked — PAL first, then checked (≈ 24 s)",
+        "mix", "Cross-checked — PAL first, then checked (≈ 20–60 s)",
         "PAL answers first; chain of thought checks it, PoT votes where the two disagree, and chain of thought "
         "reasons two or three times more to decide; the support says how far to trust it",
         "",
