@@ -309,10 +309,7 @@ def test_the_first_answer_shows_at_once_marked_checking_and_the_vote_replaces_it
 def test_a_solve_the_vote_did_not_need_says_so_in_its_column(qtbot: QtBot, make_window: WindowMaker) -> None:
     model = ScriptedModel(["```python\nprint(12)\n```", "Answer: 12"], parallel=8, gain=1.0, chunk_size=4)
     window = make_window(model)
-    window.question_pane.pick_method("mix")
-    window.question.setPlainText("Three at $4?")
-    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
-        window.solve()
+    _solve_mixed(qtbot, window, model)
     headers = [h.text() for h in window.output_pane.lanes.headers]
     assert headers == ["PAL: 12", "Chain of thought: 12", "PoT: not needed, the others agree"]
 
@@ -325,10 +322,7 @@ def test_a_chain_decoded_but_not_counted_does_not_claim_the_others_agree(
     replies = ["```python\nprint(13)\n```", "Answer: 12", "```python\nans = 13\n```", *["Answer: 13"] * 2, "Answer: 12"]
     model = ScriptedModel(replies, parallel=8, gain=2.4, chunk_size=4)  # batches pay: the chains decode with PoT
     window = make_window(model)
-    window.question_pane.pick_method("mix")
-    window.question.setPlainText("Three at $4?")
-    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
-        window.solve()
+    _solve_mixed(qtbot, window, model)
     headers = [h.text() for h in window.output_pane.lanes.headers]
     assert headers[-1] == "Chain of thought sample 3 of 3: not counted, the vote needed fewer", headers
     assert model.batches == [1, 1, 4]
