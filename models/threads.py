@@ -4,11 +4,13 @@ Why not llama-cpp-python's default (half the logical CPUs): that halves the spee
 no second hardware thread. Measured in the window on 2 cores without SMT (issue 33): it chose 1
 thread, and a cross-checked solve of 1,291 tokens took 105 s; with 2 threads 1,296 tokens took
 62 s. Decoding is bound by memory bandwidth, so a second hardware thread on the same core adds
-little, and one thread per core is what llama.cpp itself recommends.
+little, and one thread per core is what llama.cpp itself recommends. In a container whose CPU
+time is capped (a cgroup quota), more threads than the quota's CPUs only wait their turn.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 _SYSFS = Path("/sys/devices/system/cpu")
+_CGROUPS = Path("/sys/fs/cgroup")
 
 
 def automatic_threads() -> int:
@@ -24,7 +27,25 @@ def automatic_threads() -> int:
     cores = linux_cores(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     if cores is None and sys.platform == "darwin":
         cores = _macos_cores()
-    return cores or max((os.cpu_count() or 2) // 2, 1)
+    cores = cores or max((os.cpu_count() or 2) // 2, 1)
+    quota = cgroup_cpus() if sys.platform.startswith("linux") else None
+    return min(cores, quota) if quota else cores
+
+
+def cgroup_cpus(root: Path = _CGROUPS) -> int | None:
+    """The CPUs' worth of time a container's quota allows (cgroup v2 `cpu.max`, v1
+    `cpu.cfs_quota_us`), rounded up; None where there is no quota or it cannot be read."""
+    try:
+        if (root / "cpu.max").exists():
+            quota, period = (root / "cpu.max").read_text().split()[:2]
+        else:
+            quota = (root / "cpu" / "cpu.cfs_quota_us").read_text().strip()
+            period = (root / "cpu" / "cpu.cfs_period_us").read_text().strip()
+        if quota in ("max", "-1"):
+            return None
+        return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        return None
 
 
 def linux_cores(cpus: Iterable[int], root: Path = _SYSFS) -> int | None:

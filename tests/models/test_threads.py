@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from models.local import LocalModel
-from models.threads import automatic_threads, linux_cores
+from models.threads import automatic_threads, cgroup_cpus, linux_cores
 
 linux_only = pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux's")
 
@@ -40,6 +40,25 @@ def test_cores_without_a_second_thread_count_each(tmp_path: Path) -> None:
 
 def test_unreadable_topology_is_not_guessed(tmp_path: Path) -> None:
     assert linux_cores([0, 1], tmp_path) is None
+
+
+def test_a_containers_cpu_quota_caps_the_threads(tmp_path: Path) -> None:
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    (v2 / "cpu.max").write_text("150000 100000\n")  # one and a half CPUs' time: two threads
+    assert cgroup_cpus(v2) == 2
+    (v2 / "cpu.max").write_text("max 100000\n")
+    assert cgroup_cpus(v2) is None
+    v1 = tmp_path / "v1" / "cpu"
+    v1.mkdir(parents=True)
+    (v1 / "cpu.cfs_quota_us").write_text("300000\n")
+    (v1 / "cpu.cfs_period_us").write_text("100000\n")
+    assert cgroup_cpus(v1.parent) == 3
+    (v1 / "cpu.cfs_quota_us").write_text("-1\n")
+    assert cgroup_cpus(v1.parent) is None
+    (v1 / "cpu.cfs_quota_us").write_text("garbage\n")
+    assert cgroup_cpus(v1.parent) is None
+    assert cgroup_cpus(tmp_path / "none") is None
 
 
 @linux_only
