@@ -177,7 +177,7 @@ def solve(
             f"questions about a data file need a program method ({', '.join(DATA_METHODS)}), not {spec.base}"
         )
     sampling = Sampling(temperature)
-    first_heard = _FirstHeard(on_event)
+    first_heard = _FirstHeard(on_event, _as_one(question))
     context = SolveContext(
         model, sandbox, limits or DEFAULT_LIMITS, sampling, first_heard, cancel or CancelToken(), data
     )
@@ -283,10 +283,11 @@ FIRST_ANSWER_NOTE = "The first answer shown,"
 
 class _FirstHeard:
     """Passes a solve's events on, keeping the first answer a vote showed (`FirstAnswer`) so the
-    solution can say when the finished vote changed it."""
+    solution can say when the finished vote changed it: not where it only wrote it as one (PAL's
+    75 became the option "(C) 75 km/h")."""
 
-    def __init__(self, forward: EventHandler | None) -> None:
-        self._forward = forward
+    def __init__(self, forward: EventHandler | None, as_one: Callable[[str], str] = str) -> None:
+        self._forward, self._as_one = forward, as_one
         self.first: FirstAnswer | None = None
 
     def __call__(self, event: Event) -> None:
@@ -297,8 +298,10 @@ class _FirstHeard:
 
     def changed(self, solution: Solution) -> tuple[str, ...]:
         """A note when the answer shown first is not the vote's ("" when it is, or none was shown)."""
-        first = self.first
-        if first is None or (solution.answer is not None and vote_key(first.answer) == vote_key(solution.answer)):
+        first, one = self.first, self._as_one
+        if first is None or (
+            solution.answer is not None and vote_key(one(first.answer)) == vote_key(one(solution.answer))
+        ):
             return ()
         final = "gave no answer" if solution.answer is None else "changed it"
         shown = shown_answer(first.answer)

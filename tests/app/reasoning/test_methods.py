@@ -593,6 +593,11 @@ def test_a_first_answer_the_vote_overturns_is_noted(sandbox: Sandbox) -> None:
     assert solution.notes[-1] == "The first answer shown, 41 (PAL), was only a first answer: the vote changed it"
     same = solve("q", "mix", ScriptedModel([pal("14"), "Answer: 14", pot("14")], parallel=8, gain=1.0), sandbox)
     assert not any(note.startswith("The first answer") for note in same.notes)
+    # seen in the window: PAL's 75 and the vote's option "(C) 75 km/h" are one answer, not a change
+    question = "How fast? Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h"
+    named = solve(question, "mix", ScriptedModel([pal("75"), "Answer: C"], parallel=8, gain=1.0), sandbox)
+    assert named.answer == "(C) 75 km/h"
+    assert not any(note.startswith("The first answer") for note in named.notes)
 
 
 def test_a_tie_goes_to_one_value_over_lines_of_printed_output() -> None:
