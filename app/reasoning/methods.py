@@ -279,6 +279,9 @@ def _roots(answer: str) -> str:
 
 
 FIRST_ANSWER_NOTE = "The first answer shown,"
+CANCELLED_VOTE_NOTE = (
+    "Cancelled before the vote ended: no answer is given; each method's answer so far is in the tally, unchecked."
+)
 
 
 class _FirstHeard:
@@ -299,8 +302,10 @@ class _FirstHeard:
     def changed(self, solution: Solution) -> tuple[str, ...]:
         """A note when the answer shown first is not the vote's ("" when it is, or none was shown)."""
         first, one = self.first, self._as_one
-        if first is None or (
-            solution.answer is not None and vote_key(one(first.answer)) == vote_key(one(solution.answer))
+        if (
+            first is None
+            or solution.status is SolveStatus.CANCELLED
+            or (solution.answer is not None and vote_key(one(first.answer)) == vote_key(one(solution.answer)))
         ):
             return ()
         final = "gave no answer" if solution.answer is None else "changed it"
@@ -677,8 +682,13 @@ def _vote(
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
     votes = vote([counted[number] for number in order], whole=whole_numbers(question))
-    backed = True
-    if samples[-1].status in _FINAL:  # cancelled (or cannot go on): no answer, whatever was voted
+    backed, in_hand = True, [s for s in samples if s.answered]
+    cancelled = samples[-1].status is SolveStatus.CANCELLED and bool(in_hand)
+    if cancelled:  # no verdict, but nothing lost: the tally in hand, a program to run, and why
+        chosen = next((s for s in in_hand if s.program is not None), in_hand[0])
+        chosen = replace(chosen, status=SolveStatus.CANCELLED, error=samples[-1].error)
+        notes = [*notes, CANCELLED_VOTE_NOTE]
+    elif samples[-1].status in _FINAL:  # cannot go on: no answer, whatever was voted
         chosen, votes = samples[-1], []
     elif votes:
         winner_key = vote_key(votes[0].answer)
@@ -692,7 +702,7 @@ def _vote(
     labels = sample_labels(methods) if methods else [sample_label("", n, total) for n in range(1, total + 1)]
     return replace(
         chosen,
-        answer=votes[0].answer if votes else None,
+        answer=votes[0].answer if votes and not cancelled else None,
         calls=tuple(call for s in samples for call in s.calls),
         programs=tuple(program for s in samples for program in s.programs),
         duration_s=sum(s.duration_s for s in samples),

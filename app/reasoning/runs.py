@@ -99,7 +99,8 @@ def error_text(error: str, program: str = "", line: int | None = None) -> str:
 
 def status_detail(solution: Solution) -> str:
     """The status line for a finished solve: its message, time and, when it failed, why."""
-    detail = f" — {display_text(solution.error)}" if solution.error and not solution.answered else ""
+    error = solution.error if not solution.answered and solution.error != solution.message else None
+    detail = f" — {display_text(error)}" if error else ""  # not "cancelled (2.0 s) — cancelled"
     return f"{solution.message} ({solution.duration_s:.1f} s){detail}"
 
 

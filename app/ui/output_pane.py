@@ -338,7 +338,9 @@ class OutputPane(QWidget):
             failed = sum(s.answer is None for s in solution.sampled) if solution.sampled else left_out
             # An answer the vote did not count (one the question cannot have, one naming no option) did not fail.
             uncounted = f"{left_out - failed} not counted, " if left_out > failed else ""
-            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {uncounted}{failed} failed")
+            cut = int(solution.status is SolveStatus.CANCELLED and failed > 0)  # the solve the cancel stopped
+            ends = f"{uncounted}{failed - cut} failed" + (", 1 cancelled" if cut else "")
+            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {ends}")
         if solution.answered:
             confidence = solution.confidence
             lines.append(f"Checked: {confidence.words}")

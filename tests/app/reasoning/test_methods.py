@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from app.reasoning.choices import choices_in
-from app.reasoning.events import FirstAnswer, VoteStarted
+from app.reasoning.events import FirstAnswer, LaneFinished, VoteStarted
 from app.reasoning.method_table import TABLE
 from app.reasoning.methods import (
+    CANCELLED_VOTE_NOTE,
     Method,
     MethodError,
     as_choice,
@@ -126,6 +127,25 @@ def test_cancelling_a_vote_stops_sampling(sandbox: Sandbox) -> None:
     solution = solve("q", "sc-pal", model, sandbox, cancel=cancel)
     assert solution.status is SolveStatus.CANCELLED
     assert len(model.requests) <= 1
+
+
+def test_a_vote_cancelled_after_answers_came_keeps_them_and_gives_no_verdict(sandbox: Sandbox) -> None:
+    """Seen in the window: Esc while PoT checked a dispute left "no answers; 2 not counted, 1
+    failed" and an empty editor, where PAL had said 80 and chain of thought 70."""
+    cancel = CancelToken()
+
+    def on_event(event: object) -> None:
+        if isinstance(event, LaneFinished) and event.lane == 1:  # chain of thought is in: the user cancels
+            cancel.cancel()
+
+    model = ScriptedModel([pal("80"), "Answer: 70", pot("80")])
+    solution = solve("How many gold coins?", "mix", model, sandbox, cancel=cancel, on_event=on_event)
+    assert solution.status is SolveStatus.CANCELLED and solution.answer is None
+    assert solution.votes == (Vote("70", 1), Vote("80", 1))  # what each method said, unchecked
+    assert solution.program == "print(80)"  # PAL's program stays to run or edit
+    assert solution.notes[-1] == CANCELLED_VOTE_NOTE  # no "the first answer … the vote gave no answer"
+    before = solve("How many gold coins?", "mix", ScriptedModel([pal("80")]), sandbox, cancel=cancel)
+    assert before.status is SolveStatus.CANCELLED and before.votes == () and before.program is None
 
 
 def test_fallback_answers_by_chain_of_thought_and_says_so(sandbox: Sandbox) -> None:

@@ -245,6 +245,28 @@ def test_a_cancelled_vote_says_cancelled_in_its_columns(qtbot: QtBot, make_windo
     assert all(text.endswith(": cancelled") for text in headers[1:]), headers
 
 
+def test_a_cross_check_cancelled_while_checking_keeps_what_each_method_said(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: Esc while PoT checked a dispute emptied the editor and said "no answers;
+    2 not counted, 1 failed" (and "cancelled — cancelled"), where PAL had said 80, chain of thought 70."""
+    slow_pot = "```python\nimport time\ntime.sleep(20)\nans = 80\n```"
+    window = make_window(ScriptedModel(["```python\nprint(80)\n```", "Answer: 70", slow_pot]))
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Gretchen has 110 coins, 30 more gold than silver. How many gold coins?")
+    finished: list[int] = []
+    on_event(window, LaneFinished, lambda done: finished.append(done.lane))
+    window.solve()
+    qtbot.waitUntil(lambda: 1 in finished, timeout=30_000)
+    with qtbot.waitSignal(window.controller.busy, timeout=30_000, check_params_cb=lambda busy: not busy):
+        window.cancel()
+    tally = window.output_pane.votes.text()
+    assert "70 ×1, 80 ×1; 0 failed, 1 cancelled" in tally, tally
+    assert "Cancelled before the vote ended" in tally and "The first answer shown" not in tally
+    assert window.editor.toPlainText() == "print(80)"  # PAL's program, to run or edit
+    assert window.status_label.text().startswith("cancelled (") and "— cancelled" not in window.status_label.text()
+
+
 def test_a_votes_phase_is_the_votes_own(
     qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
