@@ -16,7 +16,7 @@ import re
 MAX_CHARS = 20_000  # a reasoning reply is at most a few thousand characters; the rest is kept as is
 _PASSES = 4
 _DELIMITER_LINE = re.compile(r"^[ \t]*(?:\\\[|\\\]|\$\$)[ \t]*$\n?", re.M)
-_DELIMITER = re.compile(r"\\\[|\\\]|\\\(|\\\)|\$\$")
+_DELIMITER = re.compile(r"\\\[|\\\]|\\\([ \t]?|[ \t]?\\\)|\$\$")  # "\\( S \\)," reads "S,"
 _WRAPPED = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname|boxed)\s*\{([^{}]*)\}")
 _FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")

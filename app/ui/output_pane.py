@@ -98,6 +98,7 @@ class OutputPane(QWidget):
     def __init__(self, work: Work, events: Events, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._work = work
+        self._reasoning_from: int | None = None  # where chain of thought's streamed words begin in Output
         self.answer = Label("")
         self.full_answer = ""
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -166,6 +167,7 @@ class OutputPane(QWidget):
         printed = self.output.toPlainText()
         if started.purpose == "reasoning" and printed and not self._work.try_yourself:
             self.append_output(("\n" if printed.endswith("\n") else "\n\n") + "Chain of thought, checking it:\n")
+            self._reasoning_from = len(self.output.toPlainText())
 
     def _on_token(self, token: TokenStreamed) -> None:
         if token.purpose == "reasoning" and not self._work.try_yourself:  # chain of thought's words: under Output
@@ -191,9 +193,18 @@ class OutputPane(QWidget):
             self.show_output(solution.calls[-1].reply if solution.calls else "")
         elif origin == "solve" and solution.program is None and solution.finish_reply:  # chain of thought
             self.show_output(solution.finish_reply)
+        elif origin == "solve" and self._reasoning_from is not None:
+            self._plain_reasoning(solution, self._reasoning_from)
         front = self._front_tab(solution, trace=origin == "run" and run is not None and bool(run.trace))
         if front is not None:
             self.bring_forward(front)
+
+    def _plain_reasoning(self, solution: Solution, start: int) -> None:
+        """Chain of thought's words, streamed as the model wrote them (in LaTeX half the time: "\\( S
+        \\)"), once it has ended as the plain text its answer was read from."""
+        reasoning = next((s.reasoning for s in solution.sampled if s.method == "cot" and s.reasoning), None)
+        if reasoning:
+            self.show_output(self.output.toPlainText()[:start] + reasoning)
 
     def _on_solve_ran(self, run: RunView) -> None:
         """A program of the solve in progress ran: shown at once, unless the student tries the
@@ -272,6 +283,7 @@ class OutputPane(QWidget):
 
     def clear(self) -> None:
         """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
+        self._reasoning_from = None
         self.output.clear()
         self.answer.clear()
         self.show_math(None)
@@ -541,6 +553,7 @@ class OutputPane(QWidget):
         self.answer.setToolTip(tip(full) if full != self.answer.text() else "")
 
     def show_output(self, text: str) -> None:
+        self._reasoning_from = None
         self.output.setPlainText(display_text(text))
 
     def append_output(self, text: str) -> None:

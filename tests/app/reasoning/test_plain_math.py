@@ -22,7 +22,9 @@ def test_display_math_becomes_lines_of_plain_text() -> None:
 
 
 def test_fractions_roots_powers_and_escapes() -> None:
-    assert plain_math(r"\( \frac{1}{3} \times 6 = 2 \)") == " 1/3 × 6 = 2 "
+    assert plain_math(r"\( \frac{1}{3} \times 6 = 2 \)") == "1/3 × 6 = 2"
+    # inline math in a sentence, as the model writes it: no space left before the comma or full stop
+    assert plain_math(r"Let \( S \) be the silver coins, so \(2S = 80\).") == "Let S be the silver coins, so 2S = 80."
     assert plain_math(r"\dfrac{\text{total cost}}{2 + 3}") == "(total cost)/(2 + 3)"
     assert plain_math(r"\frac{\frac{1}{2}}{4}") == "(1/2)/4"  # nested: one pass per level
     assert plain_math(r"\sqrt{16} + x^{2} \cdot 3") == "√16 + x^2 · 3"

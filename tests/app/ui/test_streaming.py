@@ -107,6 +107,22 @@ def test_chain_of_thought_streams_under_output_never_into_the_editor(qtbot: QtBo
     assert window.editor.toPlainText() == "print(3 * 4)" and window.answer.text() == "$12.00"
 
 
+def test_chain_of_thought_written_in_latex_reads_as_plain_text_once_it_ends(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: Output kept "Let \\( S \\) represent …" as streamed, where the columns and
+    the list show the reasoning as plain text."""
+    reasoning = "Each pen costs \\( \\$4 \\), so \\( 3 \\times 4 = 12 \\).\nAnswer: \\boxed{12}"
+    window = make_window(ScriptedModel(["```python\nprint(3 * 4)\n```", reasoning]))
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    shown = window.output.toPlainText()
+    assert shown.startswith("12\n\nChain of thought, checking it:\nEach pen costs $4, so 3 × 4 = 12."), shown
+    assert "\\(" not in shown and window.answer.text() == "$12.00"
+
+
 def test_a_repair_names_each_changed_line_in_words() -> None:
     assert changed_lines("a = 1\nb = a / 0\nprint(b)", "a = 1\nb = a / 2\nprint(b)\nans = b") == [
         ("same", "a = 1"),
