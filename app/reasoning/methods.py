@@ -686,7 +686,7 @@ def _vote(
     cancelled = samples[-1].status is SolveStatus.CANCELLED and bool(in_hand)
     if cancelled:  # no verdict, but nothing lost: the tally in hand, a program to run, and why
         chosen = next((s for s in in_hand if s.program is not None), in_hand[0])
-        chosen = replace(chosen, status=SolveStatus.CANCELLED, error=samples[-1].error)
+        chosen = replace(chosen, status=SolveStatus.CANCELLED, error=None)  # its program did not fail
         notes = [*notes, CANCELLED_VOTE_NOTE]
     elif samples[-1].status in _FINAL:  # cannot go on: no answer, whatever was voted
         chosen, votes = samples[-1], []

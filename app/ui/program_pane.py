@@ -122,7 +122,8 @@ class ProgramPane(QWidget):
         elif origin == "solve" and solution.samples > 1:  # chain of thought won the vote: the last program lost it
             self.editor.clear()
         run = self._work.last_run if origin == "run" else None
-        self.repair_button.setEnabled(not run.ok if run else bool(solution.program) and not solution.answered)
+        failed = not solution.answered and solution.status is not SolveStatus.CANCELLED  # not a program cut off
+        self.repair_button.setEnabled(not run.ok if run else bool(solution.program) and failed)
         self.editor.mark_error_line(solution.error_line or 0)
         self.editor.mark_emulated_lines(frozenset(step.line for step in solution.code_steps if step.emulated))
 

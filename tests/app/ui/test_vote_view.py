@@ -263,7 +263,8 @@ def test_a_cross_check_cancelled_while_checking_keeps_what_each_method_said(
     tally = window.output_pane.votes.text()
     assert "70 ×1, 80 ×1; 0 failed, 1 cancelled" in tally, tally
     assert "Cancelled before the vote ended" in tally and "The first answer shown" not in tally
-    assert window.editor.toPlainText() == "print(80)"  # PAL's program, to run or edit
+    assert window.editor.toPlainText() == "print(80)"  # PAL's program, to run or edit, not to repair
+    assert window.output.toPlainText().startswith("80") and not window.program_pane.repair_button.isEnabled()
     assert window.status_label.text().startswith("cancelled (") and "— cancelled" not in window.status_label.text()
 
 
