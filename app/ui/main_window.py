@@ -151,7 +151,15 @@ class MainWindow(QMainWindow):
         for keys, slot, _words in SHORTCUTS:
             QShortcut(QKeySequence(keys), self, slots[slot])
         QShortcut(QKeySequence("Ctrl+Enter"), self, self.solve)  # the keypad's Enter
-        self.menuBar().addMenu("&Help").addAction("&Keyboard shortcuts", self.show_keyboard)
+        # The history hides itself where the window would not fit (1366 px at 150 %): the View menu
+        # says it is there, and how to bring it back, to someone who never reads the shortcuts.
+        view = self.view_menu = self.menuBar().addMenu("&View")
+        self.history_action = view.addAction("&History\tCtrl+H")
+        self.history_action.setCheckable(True)
+        self.history_action.toggled.connect(self.history_panel.setVisible)
+        view.aboutToShow.connect(lambda: self.history_action.setChecked(self.history_panel.isVisible()))
+        view.addAction("&Reset layout", self.reset_layout)
+        self.menuBar().addMenu("&Help").addAction("&Keyboard shortcuts\tF1", self.show_keyboard)
 
     def show_keyboard(self) -> None:
         """F1: every shortcut, in a window of its own."""

@@ -68,6 +68,25 @@ def test_shortcuts_reach_the_history_and_the_panes(qtbot: QtBot, make_window: Wi
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor)
 
 
+def test_a_hidden_history_is_named_in_the_view_menu_and_comes_back_from_it(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """At 150 % on 1366 px the history starts hidden; only Ctrl+H or Ctrl+F brought it back."""
+    window = make_window(ScriptedModel([]))
+    window.history_panel.setVisible(False)
+    assert [action.text() for action in window.menuBar().actions()] == ["&View", "&Help"]
+    view = window.view_menu
+    view.aboutToShow.emit()
+    history = window.history_action
+    assert history.text() == "&History\tCtrl+H" and history.isCheckable() and not history.isChecked()
+    history.trigger()
+    assert window.history_panel.isVisible()
+    view.aboutToShow.emit()
+    assert history.isChecked()
+    history.trigger()
+    assert not window.history_panel.isVisible()
+
+
 @pytest.mark.parametrize(("answer", "left"), [(QMessageBox.StandardButton.No, 1), (QMessageBox.StandardButton.Yes, 0)])
 def test_deleting_a_history_entry_asks_first(
     qtbot: QtBot,
