@@ -62,14 +62,9 @@ class HistoryPanel(QWidget):
         self.refresh()
 
     def focus_search(self) -> None:
-        """Ctrl+F: the search box (the history is shown first if it was hidden)."""
-        self.setVisible(True)
+        self.activateWindow()  # where it floats in a window of its own (app.ui.window_layout)
         self.search.setFocus()
         self.search.selectAll()
-
-    def toggle(self) -> None:
-        """Ctrl+H: hide the history for more room, or show it again."""
-        self.setVisible(not self.isVisible())
 
     def hide_answers_for(self, question: str | None) -> None:
         """While a student tries `question` themselves, its answer is not in the list either."""

@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         slots = {
             "solve": self.solve, "run_program": self.run_program, "trace_program": self.trace_program,
             "cancel": self.cancel, "explain_line": self.explain_line, "open_data": self.data_files.choose,
-            "search_history": self.history_panel.focus_search, "toggle_history": self.history_panel.toggle,
+            "search_history": self.search_history, "toggle_history": self.toggle_history,
             "focus_question": self.question.setFocus, "focus_program": self.editor.setFocus,
             "focus_output": self.output.setFocus, "step_back": lambda: step("Alt+Left"),
             "step_forward": lambda: step("Alt+Right"), "step_first": lambda: step("Alt+Home"),
@@ -156,10 +156,19 @@ class MainWindow(QMainWindow):
         view = self.view_menu = self.menuBar().addMenu("&View")
         self.history_action = view.addAction("&History\tCtrl+H")
         self.history_action.setCheckable(True)
-        self.history_action.toggled.connect(self.history_panel.setVisible)
+        self.history_action.toggled.connect(self.layout_keeper.show_history)
         view.aboutToShow.connect(lambda: self.history_action.setChecked(self.history_panel.isVisible()))
         view.addAction("&Reset layout", self.reset_layout)
         self.menuBar().addMenu("&Help").addAction("&Keyboard shortcuts\tF1", self.show_keyboard)
+
+    def toggle_history(self) -> None:
+        """Ctrl+H: hide the history for more room, or show it again."""
+        self.layout_keeper.show_history(not self.history_panel.isVisible())
+
+    def search_history(self) -> None:
+        """Ctrl+F: the history's search box (the history is shown first if it was hidden)."""
+        self.layout_keeper.show_history(True)
+        self.history_panel.focus_search()
 
     def show_keyboard(self) -> None:
         """F1: every shortcut, in a window of its own."""

@@ -4,7 +4,7 @@ would leave the window off a smaller screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
@@ -22,6 +22,8 @@ class WindowLayout:
     def reset(self) -> None:
         """The default size, shrunk to the screen and centred on it; the program and answer get the room."""
         window = self._window
+        if self._history.parent() is not self._splitter:  # it floated (`show_history`): back beside the panes
+            self._splitter.insertWidget(0, self._history)
         screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
         if window.minimumSizeHint().width() > screen.width():  # e.g. 1366 px at 150 %: 910 px to fill
             self._history.setVisible(False)  # Ctrl+H or Ctrl+F bring it back
@@ -33,6 +35,21 @@ class WindowLayout:
         window.resize(width, height)
         window.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
         self._splitter.setSizes([round(width * share) for share in _PANE_SHARES])
+
+    def show_history(self, shown: bool) -> None:
+        """Show or hide the history. Where the window has no room for it beside the panes (1366 px
+        at 150 %: it would push the window past the screen's edge) it opens in a small window of its
+        own over the main window's left edge."""
+        history, window = self._history, self._window
+        if shown and not history.isVisible() and history.parent() is self._splitter:
+            screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+            needed = window.minimumSizeHint().width() + history.minimumSizeHint().width() + self._splitter.handleWidth()
+            if needed > screen.width():
+                history.setParent(window, Qt.WindowType.Tool)
+                history.setWindowTitle("History")
+                frame = window.geometry()
+                history.setGeometry(frame.x(), frame.y(), max(history.sizeHint().width(), 300), frame.height() * 3 // 4)
+        history.setVisible(shown)
 
     def shown(self) -> None:
         """The window is on screen for the first time: without a saved layout, fit it again — its

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QRect, QSettings
 from pytestqt.qtbot import QtBot
 
 from app.paths import AppPaths
@@ -75,3 +75,13 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
         window.close()
     left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert left == [], f"threads left running: {left}"
+
+
+class Screen:
+    """A screen of the given size in logical pixels (`MainWindow.screen` patched to return it)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self._geometry = QRect(0, 0, width, height)
+
+    def availableGeometry(self) -> QRect:  # noqa: N802 (Qt's name)
+        return self._geometry

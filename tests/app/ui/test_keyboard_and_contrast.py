@@ -9,9 +9,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.ui import code_editor
+from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker
+from .conftest import Screen, WindowMaker
 
 PROGRAM = "```python\nprint(5 + 2 * 3)\n```"
 
@@ -55,8 +56,11 @@ def test_tab_moves_focus_out_of_the_question(qtbot: QtBot, make_window: WindowMa
     assert not window.question.hasFocus()
 
 
-def test_shortcuts_reach_the_history_and_the_panes(qtbot: QtBot, make_window: WindowMaker) -> None:
+def test_shortcuts_reach_the_history_and_the_panes(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
     window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(1920, 1080))  # room for the history beside the panes
     window.history_panel.setVisible(True)  # a narrow test screen starts with it hidden
     window.activateWindow()
     qtbot.keyClick(window, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
@@ -66,25 +70,6 @@ def test_shortcuts_reach_the_history_and_the_panes(qtbot: QtBot, make_window: Wi
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.history_panel.search)
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor)
-
-
-def test_a_hidden_history_is_named_in_the_view_menu_and_comes_back_from_it(
-    qtbot: QtBot, make_window: WindowMaker
-) -> None:
-    """At 150 % on 1366 px the history starts hidden; only Ctrl+H or Ctrl+F brought it back."""
-    window = make_window(ScriptedModel([]))
-    window.history_panel.setVisible(False)
-    assert [action.text() for action in window.menuBar().actions()] == ["&View", "&Help"]
-    view = window.view_menu
-    view.aboutToShow.emit()
-    history = window.history_action
-    assert history.text() == "&History\tCtrl+H" and history.isCheckable() and not history.isChecked()
-    history.trigger()
-    assert window.history_panel.isVisible()
-    view.aboutToShow.emit()
-    assert history.isChecked()
-    history.trigger()
-    assert not window.history_panel.isVisible()
 
 
 @pytest.mark.parametrize(("answer", "left"), [(QMessageBox.StandardButton.No, 1), (QMessageBox.StandardButton.Yes, 0)])

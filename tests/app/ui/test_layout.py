@@ -6,7 +6,6 @@ import html
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -16,15 +15,7 @@ from app.ui.main_window import MainWindow
 from app.ui.plain import TIP_CHARS, Label
 from models.testing import ScriptedModel
 
-from .conftest import WindowMaker, event_of
-
-
-class _Screen:
-    def __init__(self, width: int, height: int) -> None:
-        self._geometry = QRect(0, 0, width, height)
-
-    def availableGeometry(self) -> QRect:  # noqa: N802 (Qt's name)
-        return self._geometry
+from .conftest import Screen, WindowMaker, event_of
 
 
 def _scroll_area_of(widget: QWidget) -> QWidget | None:
@@ -42,7 +33,7 @@ def test_the_window_opens_inside_the_screen(
 ) -> None:
     width, height = size
     window = make_window(ScriptedModel([]))
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(width, height))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(width, height))
     window.reset_layout()
     qtbot.wait(50)
     geometry = window.frameGeometry()
@@ -60,7 +51,7 @@ def test_a_restore_offer_on_a_short_screen_leaves_the_status_bar_on_it(
     """Seen in a real window at 150 %: with the restore bar above the panes the window needed 797 px
     of a 768 px screen and the status bar was off it. The Question pane now scrolls instead."""
     window = make_window(ScriptedModel([]))
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))
     window.restore_bar.offer("A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left? " * 2, None)
     window.reset_layout()
     qtbot.wait(50)
@@ -118,7 +109,7 @@ def test_a_table_answer_a_vote_compare_a_graph_and_an_explanation_stay_inside_a_
 
     a, b = _ROWS.format(base=10.5), _ROWS.format(base=11.5)
     window = make_window(ScriptedModel([a, b, a, b, a]))
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(1366, 768))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(1366, 768))
     window.reset_layout()
     qtbot.wait(50)
     window.question_pane.pick_method("sc-pal")
@@ -219,7 +210,7 @@ def test_a_first_start_without_a_saved_layout_fits_the_screen_once_shown(
 ) -> None:
     """At 150 % the window opened 1,591 px wide on a 1366 px screen: its size was fitted before
     it was shown, when its widgets still measured wider. Now it is fitted again once shown."""
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))
     window = make_window(ScriptedModel([]))  # shown by the fixture, never reset by the test
     qtbot.waitUntil(lambda: window.frameGeometry().width() <= 910, timeout=5_000)
     assert window.frameGeometry().height() <= 512
@@ -303,7 +294,7 @@ def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
     """Seen at 150 %: the tally wrapped to two lines under the working box and the window grew
     taller than the screen (Run and Copy answer off it). Trying, the tally and the box together fit."""
     window = make_window(ScriptedModel([]))
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))
     window.work.tallied({"right": 12, "wrong": 30, "revealed": 4}, [])
     view = window.output_pane.working
     view.show_steps([], try_answer="5")
@@ -321,7 +312,7 @@ def test_many_notes_under_the_answer_scroll_rather_than_make_the_window_taller(
     """Seen at 150 % in a 768 px screen: a second round's vote line and notes (eight lines) made
     the window 17 px taller, towards the screen's bottom; each further note would add more."""
     window = make_window(ScriptedModel([]))
-    monkeypatch.setattr(MainWindow, "screen", lambda _self: _Screen(910, 512))  # 1366×768 at 150 %
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))  # 1366×768 at 150 %
     window.reset_layout()
     pane = window.output_pane
     pane.votes.setText("Vote of chain of thought, PAL and 3 more chains of thought: 6 ×4, 5.94 ×1")
@@ -338,3 +329,32 @@ def test_many_notes_under_the_answer_scroll_rather_than_make_the_window_taller(
     assert window.frameGeometry().height() == height <= 512, window.frameGeometry()  # not a pixel taller
     pane.votes.setVisible(False)
     assert not notes.isVisibleTo(pane)  # no empty room where the notes were
+
+
+def test_the_history_shown_where_it_has_no_room_floats_rather_than_widening_the_window(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 150 % on 1366 px the history starts hidden, and only Ctrl+H or Ctrl+F brought it back —
+    beside the panes, pushing the window's answer column past the screen's right edge."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))  # 1366×768 at 150 %
+    window.reset_layout()
+    qtbot.wait(50)
+    assert not window.history_panel.isVisible()
+    assert [action.text() for action in window.menuBar().actions()] == ["&View", "&Help"]
+    window.view_menu.aboutToShow.emit()
+    history = window.history_action
+    assert history.text() == "&History\tCtrl+H" and history.isCheckable() and not history.isChecked()
+    history.trigger()  # View → History
+    qtbot.wait(50)
+    assert window.history_panel.isVisible() and window.history_panel.isWindow()  # in a window of its own
+    assert window.frameGeometry().width() <= 910 and window.output_pane.isVisible()
+    window.view_menu.aboutToShow.emit()
+    assert history.isChecked()
+    window.toggle_history()  # Ctrl+H hides it again
+    assert not window.history_panel.isVisible()
+    window.reset_layout()  # View → Reset layout: back beside the panes (hidden: still no room)
+    assert not window.history_panel.isWindow() and window.splitter.indexOf(window.history_panel) == 0
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(1920, 1080))
+    window.search_history()  # Ctrl+F on a wide screen: beside the panes
+    assert window.history_panel.isVisible() and not window.history_panel.isWindow()
