@@ -24,6 +24,7 @@ from app.ui.exporting import Exporter
 from app.ui.history_panel import HistoryPanel
 from app.ui.keyboard import SHORTCUTS, KeyboardDialog
 from app.ui.layouts import VerticalScroll, column
+from app.ui.menus import Menus
 from app.ui.output_pane import OutputPane
 from app.ui.program_pane import ProgramPane
 from app.ui.question_pane import QuestionPane
@@ -141,7 +142,7 @@ class MainWindow(QMainWindow):
         slots = {
             "solve": self.solve, "run_program": self.run_program, "trace_program": self.trace_program,
             "cancel": self.cancel, "explain_line": self.explain_line, "open_data": self.data_files.choose,
-            "search_history": self.search_history, "toggle_history": self.toggle_history,
+            "search_history": self.layout_keeper.search_history, "toggle_history": self.layout_keeper.toggle_history,
             "focus_question": self.question.setFocus, "focus_program": self.editor.setFocus,
             "focus_output": self.output.setFocus, "step_back": lambda: step("Alt+Left"),
             "step_forward": lambda: step("Alt+Right"), "step_first": lambda: step("Alt+Home"),
@@ -151,24 +152,7 @@ class MainWindow(QMainWindow):
         for keys, slot, _words in SHORTCUTS:
             QShortcut(QKeySequence(keys), self, slots[slot])
         QShortcut(QKeySequence("Ctrl+Enter"), self, self.solve)  # the keypad's Enter
-        # The history hides itself where the window would not fit (1366 px at 150 %): the View menu
-        # says it is there, and how to bring it back, to someone who never reads the shortcuts.
-        view = self.view_menu = self.menuBar().addMenu("&View")
-        self.history_action = view.addAction("&History\tCtrl+H")
-        self.history_action.setCheckable(True)
-        self.history_action.toggled.connect(self.layout_keeper.show_history)
-        view.aboutToShow.connect(lambda: self.history_action.setChecked(self.history_panel.isVisible()))
-        view.addAction("&Reset layout", self.reset_layout)
-        self.menuBar().addMenu("&Help").addAction("&Keyboard shortcuts\tF1", self.show_keyboard)
-
-    def toggle_history(self) -> None:
-        """Ctrl+H: hide the history for more room, or show it again."""
-        self.layout_keeper.show_history(not self.history_panel.isVisible())
-
-    def search_history(self) -> None:
-        """Ctrl+F: the history's search box (the history is shown first if it was hidden)."""
-        self.layout_keeper.show_history(True)
-        self.history_panel.focus_search()
+        self.menus = Menus(self.menuBar(), self.layout_keeper, self.history_panel, self.show_keyboard)
 
     def show_keyboard(self) -> None:
         """F1: every shortcut, in a window of its own."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter
+
+from app.ui.history_panel import HistoryPanel
 
 # The default window: room for the panes on a laptop, inside the screen (1366×768 is common).
 DEFAULT_SIZE = (1320, 740)
@@ -15,7 +17,7 @@ _PANE_SHARES = (0.14, 0.24, 0.31, 0.31)  # history, question, program, answer
 
 
 class WindowLayout:
-    def __init__(self, window: QMainWindow, splitter: QSplitter, history: QWidget, store: QSettings) -> None:
+    def __init__(self, window: QMainWindow, splitter: QSplitter, history: HistoryPanel, store: QSettings) -> None:
         self._window, self._splitter, self._history, self._store = window, splitter, history, store
         self.restored = False  # a saved layout was applied
 
@@ -35,6 +37,15 @@ class WindowLayout:
         window.resize(width, height)
         window.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
         self._splitter.setSizes([round(width * share) for share in _PANE_SHARES])
+
+    def toggle_history(self) -> None:
+        """Ctrl+H: hide the history for more room, or show it again."""
+        self.show_history(not self._history.isVisible())
+
+    def search_history(self) -> None:
+        """Ctrl+F: the history's search box (the history is shown first if it was hidden)."""
+        self.show_history(True)
+        self._history.focus_search()
 
     def show_history(self, shown: bool) -> None:
         """Show or hide the history. Where the window has no room for it beside the panes (1366 px

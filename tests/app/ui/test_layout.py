@@ -342,19 +342,19 @@ def test_the_history_shown_where_it_has_no_room_floats_rather_than_widening_the_
     qtbot.wait(50)
     assert not window.history_panel.isVisible()
     assert [action.text() for action in window.menuBar().actions()] == ["&View", "&Help"]
-    window.view_menu.aboutToShow.emit()
-    history = window.history_action
+    window.menus.view.aboutToShow.emit()
+    history = window.menus.history
     assert history.text() == "&History\tCtrl+H" and history.isCheckable() and not history.isChecked()
     history.trigger()  # View → History
     qtbot.wait(50)
     assert window.history_panel.isVisible() and window.history_panel.isWindow()  # in a window of its own
     assert window.frameGeometry().width() <= 910 and window.output_pane.isVisible()
-    window.view_menu.aboutToShow.emit()
+    window.menus.view.aboutToShow.emit()
     assert history.isChecked()
-    window.toggle_history()  # Ctrl+H hides it again
+    window.layout_keeper.toggle_history()  # Ctrl+H hides it again
     assert not window.history_panel.isVisible()
     window.reset_layout()  # View → Reset layout: back beside the panes (hidden: still no room)
     assert not window.history_panel.isWindow() and window.splitter.indexOf(window.history_panel) == 0
     monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(1920, 1080))
-    window.search_history()  # Ctrl+F on a wide screen: beside the panes
+    window.layout_keeper.search_history()  # Ctrl+F on a wide screen: beside the panes
     assert window.history_panel.isVisible() and not window.history_panel.isWindow()
