@@ -40,6 +40,7 @@ from app.reasoning.events import (
 from app.reasoning.graphs import Graph
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
+from app.reasoning.plain_math import plain_math
 from app.reasoning.rivals import rivals
 from app.reasoning.runs import RunView, error_text
 from app.reasoning.short_answer import shown_answer, shown_answers
@@ -201,10 +202,10 @@ class OutputPane(QWidget):
 
     def _plain_reasoning(self, solution: Solution, start: int) -> None:
         """Chain of thought's words, streamed as the model wrote them (in LaTeX half the time: "\\( S
-        \\)"), once it has ended as the plain text its answer was read from."""
-        reasoning = next((s.reasoning for s in solution.sampled if s.method == "cot" and s.reasoning), None)
-        if reasoning:
-            self.show_output(self.output.toPlainText()[:start] + reasoning)
+        \\)"), once it has ended as the plain text its answer was read from (cancelled: as far as it got)."""
+        shown = self.output.toPlainText()
+        kept = next((s.reasoning for s in solution.sampled if s.method == "cot" and s.reasoning), None)
+        self.show_output(shown[:start] + (kept or plain_math(shown[start:])))  # or as far as it got
 
     def _on_solve_ran(self, run: RunView) -> None:
         """A program of the solve in progress ran: shown at once, unless the student tries the

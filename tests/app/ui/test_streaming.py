@@ -122,6 +122,18 @@ def test_chain_of_thought_written_in_latex_reads_as_plain_text_once_it_ends(
     assert shown.startswith("12\n\nChain of thought, checking it:\nEach pen costs $4, so 3 × 4 = 12."), shown
     assert "\\(" not in shown and window.answer.text() == "$12.00"
 
+    # cancelled half way: what it wrote so far, as plain text too
+    slow = ScriptedModel(["```python\nprint(3 * 4)\n```", reasoning * 40], chunk_size=4, chunk_delay_s=0.01)
+    window.controller.model = slow
+    heard: list[str] = []
+    on_event(window, TokenStreamed, lambda token: heard.append(token.text) if token.purpose == "reasoning" else None)
+    window.solve()
+    qtbot.waitUntil(lambda: "\\times" in "".join(heard), timeout=30_000)
+    with qtbot.waitSignal(window.controller.busy, timeout=30_000, check_params_cb=lambda busy: not busy):
+        window.cancel()
+    cut = window.output.toPlainText()
+    assert cut.startswith("12\n\nChain of thought, checking it:\nEach pen costs $4, so 3 × 4") and "\\(" not in cut, cut
+
 
 def test_a_repair_names_each_changed_line_in_words() -> None:
     assert changed_lines("a = 1\nb = a / 0\nprint(b)", "a = 1\nb = a / 2\nprint(b)\nans = b") == [
