@@ -309,6 +309,7 @@ def _expression(side: str) -> str | None:
     tokens = _TOKEN.findall(side)
     worded = False  # words since the last operator: a number after them starts a new sum
     for n, token in enumerate(tokens):
+        following = tokens[n + 1] if n + 1 < len(tokens) else ""
         if token[0].isdigit() or token[:2].lstrip(".")[:1].isdigit():  # "12", ".5"; not a full stop
             if parts and (worded or parts[-1][-1:].isdigit() or parts[-1] == ")"):
                 # "5 bagels cost 5 * 3", "at 3 miles/hour, he spends 15 / 3": the sum starts here
@@ -318,8 +319,9 @@ def _expression(side: str) -> str | None:
         elif token in _OPERATOR:
             parts.append(_OPERATOR[token])
             worded = False
-        elif token in ("x", "X") and 0 < n < len(tokens) - 1 and _numeric(tokens[n - 1]) and _numeric(tokens[n + 1]):
-            parts.append("*")  # "3 x 6": times
+        elif token in ("x", "X") and parts and _numeric(parts[-1][-1:]) and (_numeric(following) or following == "("):
+            parts.append("*")  # "3 x 6", "3 boxes x 6": times (a student's keyboard has no ×)
+            worded = False
         elif _VARIABLE.match(token):
             return None  # an unknown: algebra, not arithmetic
         elif token[0].isalpha():
