@@ -205,7 +205,7 @@ class OutputPane(QWidget):
         \\)"), once it has ended as the plain text its answer was read from (cancelled: as far as it got)."""
         shown = self.output.toPlainText()
         kept = next((s.reasoning for s in solution.sampled if s.method == "cot" and s.reasoning), None)
-        self.show_output(shown[:start] + (kept or plain_math(shown[start:])))  # or as far as it got
+        self.show_output(shown[:start] + (kept or plain_math(shown[start:])))
 
     def _on_solve_ran(self, run: RunView) -> None:
         """A program of the solve in progress ran: shown at once, unless the student tries the
