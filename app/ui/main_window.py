@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
             self.splitter.addWidget(pane)
         self.restore_bar = RestoreBar()
         self.setCentralWidget(column(self.restore_bar, self.splitter))
-        self.status = StatusView(self.statusBar(), o.status_label, self.controller)
+        self.status = StatusView(self.statusBar(), o.status_label, self.controller, q.full_question)
         self.model_label, self.speed_label = self.status.model_label, self.status.speed_label
         self.isolation_label = self.status.isolation_label
         self.layout_keeper = WindowLayout(self, self.splitter, self.history_panel, self._layout_store)

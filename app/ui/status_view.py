@@ -7,6 +7,7 @@ the controller's signals, `Work` and `Events`; the window only says things throu
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar
@@ -29,6 +30,8 @@ from app.ui.phase_ticker import PhaseTicker
 from app.ui.plain import CutLabel, Label, tip
 
 _LABEL_WIDTH = 320
+# The question was edited while it was being solved: the answer shown is the one asked before.
+EDITED_WHILE_SOLVING = " — for the question as it was when solved; it has been edited since (Ctrl+Enter solves it)"
 NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
@@ -36,9 +39,10 @@ NO_PROGRAM_TEXT = (
 
 
 class StatusView(QObject):
-    def __init__(self, bar: QStatusBar, line: Label, controller: SolveController) -> None:
+    def __init__(self, bar: QStatusBar, line: Label, controller: SolveController, question: Callable[[], str]) -> None:
         super().__init__(bar)
         self._bar, self._line, self._controller = bar, line, controller
+        self._question = question  # the question as it reads now, perhaps edited while the solve ran
         self.model_label = CutLabel("model: loading…", mode=Qt.TextElideMode.ElideMiddle)  # "Qwen2.5 Cod…Q4_K_M"
         self.speed_label, self.isolation_label = CutLabel(), CutLabel()
         for label in (self.model_label, self.speed_label, self.isolation_label):
@@ -123,7 +127,8 @@ class StatusView(QObject):
         if origin == "solve" and solution.status is SolveStatus.NO_PROGRAM:
             self.show(NO_PROGRAM_TEXT)
         elif origin == "solve":
-            self.show(status_detail(solution))
+            edited = self._question().strip() != solution.question.strip()
+            self.show(status_detail(solution) + (EDITED_WHILE_SOLVING if edited else ""))
             self.speed_label.setText(speed_text(solution, self._controller.settings.n_ctx))
         elif origin == "run" and self._controller.work.last_run is not None:
             self._on_run_changed(self._controller.work.last_run)

@@ -13,6 +13,7 @@ from app.reasoning import ProgramExtracted
 from app.ui.layouts import ScrolledLabel, VerticalScroll
 from app.ui.main_window import MainWindow
 from app.ui.plain import TIP_CHARS, Label
+from app.ui.status_view import EDITED_WHILE_SOLVING
 from models.testing import ScriptedModel
 
 from .conftest import Screen, WindowMaker, event_of
@@ -203,6 +204,22 @@ def test_a_different_question_clears_the_old_answer_vote_and_explanation(
     assert not window.program_pane.explanation.isVisible() and window.output_pane.samples.count() == 0
     assert "Programs" not in _visible_tabs(window)
     assert window.editor.toPlainText().startswith("price = 4")  # the program stays, to be reused
+
+
+def test_an_answer_to_a_question_edited_while_it_was_solved_says_so(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the window: the next question typed while a long vote ran, then "17 hours" appeared
+    under it — the answer to the question before, with nothing to say so."""
+    slow = ScriptedModel(["```python\nprice = 4\nprint(price * 3)\n```"], chunk_size=2, chunk_delay_s=0.02)
+    window = make_window(slow)
+    window.question_pane.pick_method("pal")
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
+        window.solve()
+        window.question.setPlainText("Five pens at $4: how much?")  # typed while it is being solved
+    assert window.answer.text() == "$12.00"
+    assert window.status_label.text().endswith(EDITED_WHILE_SOLVING), window.status_label.text()
+    window.question.setPlainText("Five pens at $4: how much? ")  # still another question: the old answer goes
+    assert window.answer.text() == "—"
 
 
 def test_a_first_start_without_a_saved_layout_fits_the_screen_once_shown(
