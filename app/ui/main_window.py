@@ -116,7 +116,7 @@ class MainWindow(QMainWindow):
         for work_changed in (self.work.solution_changed, self.work.run_changed, self.data_files.changed):
             work_changed.connect(keeper.changed)
         keeper.restored.connect(self._on_work_restored)
-        keeper.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
+        keeper.save_failed.connect(self.status.show)
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button.clicked.connect(self.cancel)
         self.settings_button.clicked.connect(self.open_settings)

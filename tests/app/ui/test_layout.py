@@ -280,6 +280,22 @@ def test_the_status_message_keeps_room_on_a_narrow_bar(qtbot: QtBot, make_window
     qtbot.waitUntil(lambda: min(label.x() for label in labels) >= 2 * bar.width() // 5 - 10)
 
 
+def test_a_status_message_too_long_for_the_bar_ends_in_an_ellipsis(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen at 1366 px: "… edited since (Ctrl+Enter solv" cut mid-word against the model's label."""
+    window = make_window(ScriptedModel([]))
+    window.resize(900, 600)
+    bar, status = window.statusBar(), window.status
+    text = "answered (8.6 s)" + EDITED_WHILE_SOLVING
+    status.show(text)
+    first = min(label.x() for label in (status.model_label, status.speed_label, status.isolation_label))
+    qtbot.waitUntil(lambda: bar.currentMessage().endswith("…"))
+    assert bar.currentMessage().startswith("answered (8.6 s) — for the question")
+    assert bar.fontMetrics().horizontalAdvance(bar.currentMessage()) <= first
+    assert window.status_label.text() == text  # whole beside the answer
+    status.show("Ready.")
+    assert bar.currentMessage() == "Ready."
+
+
 def test_a_status_label_too_narrow_for_its_text_says_so_and_keeps_it_whole(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
