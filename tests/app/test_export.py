@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import nbformat
 
 from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import solve_pal, solve_pot
+from app.reasoning.methods import solve
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -40,3 +42,18 @@ def test_markdown_has_every_part_and_a_trace_table(sandbox: Sandbox) -> None:
         assert heading in text
     assert "**8**" in text and "| money = 23, spent = 15 |" in text
     assert json.dumps(text)  # plain text, nothing exotic
+
+
+def test_markdown_says_how_the_answer_was_checked(sandbox: Sandbox) -> None:
+    """The window says under the answer how it was checked; the export said only the answer."""
+    vote = solve(
+        "Three pens at $4: how much?", "mix", ScriptedModel(["```python\nprint(3 * 4)\n```", "Answer: 12"]), sandbox
+    )
+    text = to_markdown(vote)
+    answer = text.index("## Answer")
+    assert text.index("- Vote of chain of thought and PAL: 12 ×2") > answer
+    assert "- Checked: two different methods agree: a program and reasoning in words" in text
+    hostile = replace(vote, notes=("[a link](http://example.com) <img src=x>\n# heading",))
+    assert "- \\[a link\\](http://example.com) &lt;img src=x&gt; \\# heading" in to_markdown(hostile)
+    single = to_markdown(solve_pal("Money left?", ScriptedModel([PROGRAM]), sandbox))
+    assert "Vote of" not in single and "- Checked: one program" in single

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import csv
 import io
+from dataclasses import replace
 
 import nbformat
 from markdown_it import MarkdownIt
@@ -15,6 +16,7 @@ from markdown_it import MarkdownIt
 from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import Solution, solve_pal
 from app.reasoning.answer_table import AnswerTable
+from app.reasoning.solution import Vote
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -42,6 +44,22 @@ def test_markdown_shows_hostile_text_as_text(sandbox: Sandbox) -> None:
     code = [t.content for t in tokens if t.type == "fence"]
     assert PROGRAM in code  # the program is one intact code block
     assert any("```" in block and "<script>" in block for block in code)  # output's fence did not close ours
+
+
+def test_markdown_shows_a_hostile_tally_and_notes_as_text(sandbox: Sandbox) -> None:
+    """How the answer was checked (the vote's tally, the notes) is exported under the answer: the
+    answers in it are the program's output."""
+    solution = _solved(sandbox)
+    assert solution.answer is not None
+    vote = replace(
+        solution, samples=2, votes=(Vote(solution.answer, 1), Vote(HOSTILE_LINES[0], 1)), notes=HOSTILE_LINES[:4]
+    )
+    text = to_markdown(vote)
+    assert "- Vote of 2 programs: " in text
+    page = MarkdownIt("commonmark").enable("table").render(text)
+    for tag in ("<b>", "<img", "<table width", "<script"):
+        assert tag not in page, tag
+    assert "<a " not in page and 'src="http' not in page
 
 
 def test_the_python_file_runs_only_the_program(sandbox: Sandbox) -> None:
