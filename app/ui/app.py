@@ -18,7 +18,7 @@ from app.settings import Settings
 from app.store import settings as settings_store
 from app.store.history import History
 from app.store.speeds import Speeds
-from app.ui import crash
+from app.ui import crash, single_instance
 from app.ui.controller import ModelFactory, SolveController
 from app.ui.keyboard import FOCUS_RING
 from app.ui.main_window import MainWindow
@@ -84,8 +84,14 @@ def run(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("PAL Studio")
     app.setApplicationName("PAL Studio")
+    name = single_instance.server_name(paths.data)
+    if screenshot is None and single_instance.handed_over(name):
+        print("PAL Studio is already open on this computer: its window has been brought to the front.")
+        return 0
     native_report = crash.enable_native_crash_log(paths.log_folder)
     window = compose(paths, show_welcome=is_first_run(paths.first_run_marker), crash_report=native_report)
+    if screenshot is None:
+        single_instance.FirstWindow(name, window)
     crash.install(window, window.current_work, recovery=paths.recovery, logs=paths.log_folder)
     if question:
         window.question.setPlainText(question)

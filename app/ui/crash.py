@@ -63,12 +63,15 @@ def collect_native_crash_report(folder: Path) -> Path | None:
         pid = old.stem.rpartition("-")[2]
         if pid.isdigit() and _alive(int(pid)):
             continue
-        if old.stat().st_size:
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(old.stat().st_mtime))
-            found = folder / f"crash-{stamp}-native.txt"
-            os.replace(old, found)
-        else:
-            old.unlink(missing_ok=True)
+        try:
+            if old.stat().st_size:
+                stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(old.stat().st_mtime))
+                os.replace(old, folder / f"crash-{stamp}-native.txt")
+                found = folder / f"crash-{stamp}-native.txt"
+            else:
+                old.unlink(missing_ok=True)
+        except FileNotFoundError:  # gone meanwhile: its process ended cleanly, or another start took it
+            continue
     return found
 
 

@@ -177,3 +177,23 @@ def test_a_method_choice_alone_is_not_work_to_restore(tmp_path: Path) -> None:
         "method": "sc-pal",
         "data_file": "/d/wetter.csv",
     }
+
+
+def test_a_crash_log_that_goes_while_it_is_read_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen starting two windows at once: the second failed with FileNotFoundError — the first
+    had ended and removed its empty log between the second's listing and reading it."""
+    gone = tmp_path / crash._NATIVE_LOG.format(pid=999_999_999)  # no such process
+    gone.write_text("")
+    kept = tmp_path / crash._NATIVE_LOG.format(pid=999_999_998)
+    kept.write_text("Fatal Python error: Segmentation fault\n")
+    stat = Path.stat
+
+    def vanishing(path: Path, **options: bool) -> os.stat_result:
+        if path == gone:
+            path.unlink(missing_ok=True)
+        return stat(path, **options)
+
+    monkeypatch.setattr(Path, "stat", vanishing)
+    found = crash.collect_native_crash_report(tmp_path)
+    assert found is not None and "Segmentation fault" in found.read_text()
+    assert not gone.exists() and not kept.exists()
