@@ -66,8 +66,9 @@ def collect_native_crash_report(folder: Path) -> Path | None:
         try:
             if old.stat().st_size:
                 stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(old.stat().st_mtime))
-                os.replace(old, folder / f"crash-{stamp}-native.txt")
-                found = folder / f"crash-{stamp}-native.txt"
+                report = folder / f"crash-{stamp}-native.txt"
+                os.replace(old, report)
+                found = report  # only once it is there: another start may have taken the log first
             else:
                 old.unlink(missing_ok=True)
         except FileNotFoundError:  # gone meanwhile: its process ended cleanly, or another start took it
