@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar
 
 from app.reasoning import ExecutionStarted, ModelStarted, Solution, SolveStatus, TokenStreamed
@@ -43,14 +43,13 @@ class StatusView(QObject):
         super().__init__(bar)
         self._bar, self._line, self._controller = bar, line, controller
         self._question = question  # the question as it reads now, perhaps edited while the solve ran
+        self.message = CutLabel()  # what the window says, left; cut with "…" where the labels leave too little room
+        bar.addWidget(self.message, 1)
         self.model_label = CutLabel("model: loading…", mode=Qt.TextElideMode.ElideMiddle)  # "Qwen2.5 Cod…Q4_K_M"
         self.speed_label, self.isolation_label = CutLabel(), CutLabel()
         for label in (self.model_label, self.speed_label, self.isolation_label):
             label.setMaximumWidth(_LABEL_WIDTH)  # a long model name is cut, not a wider window
             bar.addPermanentWidget(label)
-        self._message = ""  # the status bar's message, whole
-        self._relaid = QTimer(self, singleShot=True, interval=0)  # owned: it dies with the bar
-        self._relaid.timeout.connect(self._show_message)
         bar.installEventFilter(self)  # the labels give up width as the bar narrows (see eventFilter)
         self.ready_text = "Ready."
         self.ticker = PhaseTicker(self)
@@ -89,27 +88,11 @@ class StatusView(QObject):
             share = max(self._bar.width() // 5, Label.MIN_WIDTH)
             for label in (self.model_label, self.speed_label, self.isolation_label):
                 label.setMaximumWidth(min(_LABEL_WIDTH, share))
-        if watched is self._bar and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
-            self._relaid.start()  # once the labels have moved: the message's room changed
         return False
 
     def show(self, text: str) -> None:
         self._line.setText(text)
-        self._message = text
-        self._show_message()
-
-    def _show_message(self) -> None:
-        """The message left of the labels, ending in "…" where it does not fit (Qt cuts it
-        mid-word at the first label); whole in the answer pane's status line."""
-        labels = [
-            label.x() for label in (self.model_label, self.speed_label, self.isolation_label) if label.isVisible()
-        ]
-        room = min(labels, default=self._bar.width()) - 8  # Qt's margins: 6 px before the message, 2 after
-        metrics = self._bar.fontMetrics()
-        fits = room <= 0 or metrics.horizontalAdvance(self._message) <= room  # not laid out yet: as it is
-        shown = self._message if fits else metrics.elidedText(self._message, Qt.TextElideMode.ElideRight, room)
-        if shown != self._bar.currentMessage():  # showing it lays the bar out again: no loop
-            self._bar.showMessage(shown)
+        self.message.setText(text)
 
     def _on_warming(self, warming: Warming) -> None:
         """Said while nothing else is: the user's own work stops the warm-up and speaks instead."""
