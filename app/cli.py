@@ -308,8 +308,12 @@ def _print_answer(solution: Solution) -> None:
 
 
 def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:
-    program, variables = solution.program, solution.variables
-    steps = worked_solution(program, variables, solution.question, output=solution.output) if working else []
+    program, variables, answered = solution.program, solution.variables, solution.answer is not None
+    steps = (
+        worked_solution(program, variables, solution.question, output=solution.output, answered=answered)
+        if working
+        else []
+    )
     if as_json:
         data = solution.to_json()
         if working:

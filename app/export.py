@@ -135,7 +135,10 @@ def notebook_text(solution: Solution) -> str:
 
 def working_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = None) -> str:
     """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
-    steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
+    steps = worked_solution(
+        solution.program, solution.variables, solution.question, trace, solution.output,
+        answered=solution.answer is not None,
+    )  # fmt: skip
     return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
 
 

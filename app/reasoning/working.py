@@ -51,15 +51,20 @@ def worked_solution(
     question: str = "",
     trace: tuple[TraceStep, ...] | None = None,
     output: str = "",
+    *,
+    answered: bool = True,
 ) -> list[WorkingStep]:
     """The steps of `program` with the values the sandbox captured; [] when it cannot be read.
-    `output`, what the program printed, gives each print its result when every print ran once."""
+    `output`, what the program printed, gives each print its result when every print ran once.
+    Without `answered` (a vote cancelled before its verdict keeps a program to show), the line
+    that gives the program's result is not called the answer."""
     nodes = program_nodes(program)
     tree = nodes[0] if nodes else None  # ast.walk starts at the module
     if not program or not isinstance(tree, ast.Module):
         return []
     try:
-        return _Writer(tree, program, variables, question, trace, output=output).steps(tree.body)[:MAX_STEPS]
+        writer = _Writer(tree, program, variables, question, trace, output=output, answered=answered)
+        return writer.steps(tree.body)[:MAX_STEPS]
     except RecursionError:
         return []
 
@@ -86,7 +91,9 @@ class _Writer:
         trace: tuple[TraceStep, ...] | None,
         *,
         output: str = "",
+        answered: bool = True,
     ) -> None:
+        self.conclusion = "The answer" if answered else "This program's result, not the answer"
         self.lines = program.splitlines()
         self.printed_lines = _printed_lines(tree, output)
         self.unknowns = _unknowns(tree)
@@ -124,7 +131,8 @@ class _Writer:
         if isinstance(node, ast.FunctionDef):  # PAL's `def solution(): ... return x`: its body is the working
             return self.steps(node.body)
         if isinstance(node, ast.Return) and node.value is not None:
-            return [WorkingStep(node.lineno, self.comment(node) or "The answer", _latex(node.value, readable=True), "")]
+            returned = _latex(node.value, readable=True)
+            return [WorkingStep(node.lineno, self.comment(node) or self.conclusion, returned, "")]
         return []
 
     def assignment(self, node: ast.stmt, name: str, expression: ast.expr) -> WorkingStep:
@@ -138,7 +146,7 @@ class _Writer:
         if value and _latex_value(shown) not in parts:
             parts.append(_latex_value(shown))
         prose = self.comment(node) or (
-            "The answer." if name == "ans" else f"{_readable(name, plain=True).capitalize()}."
+            f"{self.conclusion}." if name == "ans" else f"{_readable(name, plain=True).capitalize()}."
         )
         return WorkingStep(node.lineno, prose, " = ".join(parts), shown)
 
@@ -195,7 +203,7 @@ class _Writer:
             shown += f" = {substituted}" if substituted != shown else ""
             value = self.printed_lines.get(node.lineno, "")
             shown += f" = {_latex_value(value)}" if value else ""
-        return [WorkingStep(node.lineno, self.comment(node) or "The answer:", shown, value)]
+        return [WorkingStep(node.lineno, self.comment(node) or f"{self.conclusion}:", shown, value)]
 
     def loop(self, node: ast.For | ast.While) -> WorkingStep:
         inside = [s for s in self.steps(node.body) if s.latex]

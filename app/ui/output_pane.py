@@ -425,7 +425,10 @@ class OutputPane(QWidget):
         if trying:  # the steps' values, the rows and the rivals side by side all say the answer
             for tab in (self.steps, self.table_view, self.compare):
                 self._offer(tab, False)
-        steps = worked_solution(solution.program, solution.variables, solution.question, trace, solution.output)
+        steps = worked_solution(
+            solution.program, solution.variables, solution.question, trace, solution.output,
+            answered=solution.answer is not None,
+        )  # fmt: skip
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         if trying:
             self.answer.setText("Hidden: try it first")

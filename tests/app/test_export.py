@@ -9,7 +9,9 @@ import nbformat
 
 from app.export import notebook_text, to_markdown, to_python
 from app.reasoning import solve_pal, solve_pot
+from app.reasoning.events import LaneFinished
 from app.reasoning.methods import solve
+from app.reasoning.session import CancelToken
 from models.testing import ScriptedModel
 from sandbox import Sandbox
 
@@ -57,3 +59,21 @@ def test_markdown_says_how_the_answer_was_checked(sandbox: Sandbox) -> None:
     assert "- \\[a link\\](http://example.com) &lt;img src=x&gt; \\# heading" in to_markdown(hostile)
     single = to_markdown(solve_pal("Money left?", ScriptedModel([PROGRAM]), sandbox))
     assert "Vote of" not in single and "- Checked: one program" in single
+
+
+def test_a_cancelled_vote_exports_no_answer_and_does_not_call_its_program_s_result_one(sandbox: Sandbox) -> None:
+    """Seen in the window: Esc during the cross-check left "No answer: cancelled" in the export,
+    and PAL's program worked through above it still ended "The answer: 80"."""
+    cancel = CancelToken()
+
+    def on_event(event: object) -> None:
+        if isinstance(event, LaneFinished) and event.lane == 1:  # chain of thought is in: the user cancels
+            cancel.cancel()
+
+    model = ScriptedModel(["```python\nprint(80)\n```", "Answer: 70", "```python\nans = 80\n```"])
+    vote = solve("How many gold coins?", "mix", model, sandbox, cancel=cancel, on_event=on_event)
+    text = to_markdown(vote)
+    assert "No answer: cancelled" in text
+    assert "The answer" not in text and "- This program's result, not the answer: $80$" in text
+    answered = to_markdown(solve_pal("Money left?", ScriptedModel([PROGRAM]), sandbox))
+    assert "- The answer: $" in answered

@@ -266,6 +266,8 @@ def test_a_cross_check_cancelled_while_checking_keeps_what_each_method_said(
     assert window.editor.toPlainText() == "print(80)"  # PAL's program, to run or edit, not to repair
     assert window.output.toPlainText().startswith("80") and not window.program_pane.repair_button.isEnabled()
     assert window.status_label.text().startswith("cancelled (") and "— cancelled" not in window.status_label.text()
+    steps = window.output_pane.working.steps  # PAL's program worked through: its result is not the answer
+    assert [step.text for step in steps] == ["This program's result, not the answer:"], steps
 
 
 def test_a_votes_phase_is_the_votes_own(
