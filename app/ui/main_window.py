@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
         return self.question_pane.full_question()
 
     def solve(self) -> None:
-        if self.controller.is_busy or not self._may_run_programs():
+        if self.status.refuses() or not self._may_run_programs():
             return
         question, method, data = self.full_question(), self.question_pane.method_name(), self.data_files.data
         missing = self.question_pane.missing()
@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
 
     def run_program(self, *, trace: bool = False) -> None:
         code = self.editor.toPlainText()
-        if self.controller.is_busy or not code.strip() or not self._may_run_programs():
+        if self.status.refuses() or not code.strip() or not self._may_run_programs():
             return
         self.program_pane.clear_marks()  # a plain run emulates nothing
         self.controller.run_program(code, trace=trace, question=self.full_question(), data=self.data_files.data)
@@ -194,14 +194,14 @@ class MainWindow(QMainWindow):
 
     def repair(self) -> None:
         run = self.work.last_run
-        if not self.controller.is_busy and run is not None:
+        if run is not None and not self.status.refuses():
             self.controller.repair(self.full_question(), self.program_pane.start_repair(), run.error or "")
 
     def explain_line(self) -> None:
         """Ctrl+E: the model explains the line the cursor is on (streamed; Esc stops it)."""
         program, number = self.editor.toPlainText(), self.program_pane.current_line()
         lines = program.splitlines()
-        if self.controller.is_busy or not 0 < number <= len(lines) or not lines[number - 1].strip():
+        if self.status.refuses() or not 0 < number <= len(lines) or not lines[number - 1].strip():
             return
         self.program_pane.start_explaining(number)
         self.controller.explain_line(self.full_question(), program, number)

@@ -32,6 +32,9 @@ from app.ui.plain import CutLabel, Label, tip
 _LABEL_WIDTH = 320
 # The question was edited while it was being solved: the answer shown is the one asked before.
 EDITED_WHILE_SOLVING = " — for the question as it was when solved; it has been edited since (Ctrl+Enter solves it)"
+# Said after the phase for a few seconds when Ctrl+Enter, Ctrl+R … come while work runs (nothing starts).
+BUSY_NOTE = " · busy with this: Esc stops it first"
+_BUSY_NOTE_S = 6.0
 NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
@@ -56,6 +59,7 @@ class StatusView(QObject):
         self._vote_lanes: tuple[str, ...] = ()  # the vote in progress, if any: its phase is the vote's
         self._vote_done = 0
         self._tokens, self._first_token_at = 0, 0.0  # the work in progress's decoding so far
+        self._refused_at = -_BUSY_NOTE_S  # when a request last came while work ran
         self.ticker.text.connect(self._on_tick)
         controller.busy.connect(self._on_busy)
         controller.model_ready.connect(self._on_model_ready)
@@ -106,6 +110,15 @@ class StatusView(QObject):
         if waiting.for_room:  # the solves take turns: a phase of its own (the others wait their order)
             self.ticker.set_phase(PHASES["turns"] + "…")
 
+    def refuses(self) -> bool:
+        """Whether work runs, so that a request made now (Ctrl+Enter again, Ctrl+R) starts nothing:
+        the phase line then says so for a few seconds, where nothing seemed to happen before."""
+        busy = self._controller.is_busy
+        if busy:
+            self._refused_at = time.monotonic()
+            self.show(self._line.text().removesuffix(BUSY_NOTE) + BUSY_NOTE)
+        return busy
+
     def _on_busy(self, busy: bool) -> None:
         self._tokens = 0
         self.ticker.set_busy(busy)
@@ -119,7 +132,8 @@ class StatusView(QObject):
         """The phase and seconds, with this work's own decoding speed once it has one."""
         elapsed = time.monotonic() - self._first_token_at
         speed = f" · {self._tokens / elapsed:.0f} tokens/s" if self._tokens > 1 and elapsed >= 1 else ""
-        self.show(text + speed)
+        refused = time.monotonic() - self._refused_at < _BUSY_NOTE_S
+        self.show(text + speed + (BUSY_NOTE if refused else ""))
 
     def _on_started(self) -> None:
         self._vote_lanes, self._vote_done = (), 0

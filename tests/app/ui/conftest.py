@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.paths import AppPaths
@@ -53,6 +54,12 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
     before = set(threading.enumerate())
     windows: list[MainWindow] = []
 
+    def stop_work(window: QWidget) -> None:
+        assert isinstance(window, MainWindow)
+        if window.controller.is_busy:
+            window.controller.cancel()
+            qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)
+
     def make(model: LanguageModel, sandbox: Sandbox | None = None) -> MainWindow:
         window = private_window(
             lambda _progress: model,
@@ -60,7 +67,9 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
             sandbox=sandbox,
             factory_for=lambda settings: lambda _progress: ScriptedModel([], name=f"reloaded {settings.n_ctx}"),
         )
-        qtbot.addWidget(window)
+        # pytest-qt closes it before this fixture's own teardown: a test that failed mid-solve
+        # must not leave a modal "close?" to hang on, so what runs is stopped first.
+        qtbot.addWidget(window, before_close_func=stop_work)
         with qtbot.waitSignal(window.controller.model_ready, timeout=60_000):
             window.show()
         windows.append(window)
@@ -68,10 +77,7 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowMaker]:
 
     yield make
     for window in windows:
-        controller = window.controller
-        if controller.is_busy:  # a test that failed mid-solve must not leave a modal "close?" to hang on
-            controller.cancel()
-            qtbot.waitUntil(lambda: not controller.is_busy, timeout=30_000)  # noqa: B023 (waited for here)
+        stop_work(window)
         window.close()
     left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert left == [], f"threads left running: {left}"

@@ -17,6 +17,7 @@ from app.store.speeds import speed_text
 from app.ui.events import RepairProposed
 from app.ui.history_panel import HistoryPanel
 from app.ui.main_window import MainWindow
+from app.ui.status_view import BUSY_NOTE
 from models import catalog
 from models.local import LocalModel
 from models.testing import ScriptedModel
@@ -44,6 +45,25 @@ def test_ctrl_enter_streams_the_program_and_shows_the_answer(qtbot: QtBot, make_
     assert window.output.toPlainText().strip() == "11"
     backend = "WebAssembly" if window.controller.sandbox.backend == "wasm" else "native"
     assert window.isolation_label.text() == f"sandbox: strong · {backend}"
+
+
+def test_ctrl_enter_again_while_it_solves_says_why_nothing_starts(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Ctrl+Enter (or Ctrl+R) while a solve ran did nothing at all, with nothing said."""
+    model = ScriptedModel(["```python\nimport time\ntime.sleep(2.5)\nprint(7)\n```", PROGRAM])
+    window = make_window(model)
+    window.question_pane.pick_method("pal")
+    window.question.setPlainText("What is 3 + 4?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as blocker:
+        window.solve()
+        qtbot.waitUntil(lambda: window.controller.is_busy, timeout=5_000)
+        window.question.setPlainText("What is 5 + 2 * 3?")
+        qtbot.keyClick(window.question, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert window.status_label.text().endswith(BUSY_NOTE), window.status_label.text()
+        qtbot.wait(1_600)  # the phase line ticks every second: the note stays a while
+        assert window.status_label.text().endswith(BUSY_NOTE), window.status_label.text()
+        window.run_program()
+    assert blocker.args[0].answer == "7" and len(model.requests) == 1  # the second question waits
+    assert BUSY_NOTE not in window.status_label.text()
 
 
 def test_run_an_edited_program_without_the_model(qtbot: QtBot, make_window: WindowMaker) -> None:
