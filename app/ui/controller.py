@@ -53,6 +53,12 @@ from sandbox import RunResult, Sandbox, SandboxError, Status
 
 T = TypeVar("T")
 ModelFactory = Callable[[Callable[[int, int], None]], LanguageModel]  # receives an assembly progress callback
+# Why there is nothing to check a student's working against, or no program to vary (said on
+# hover by the buttons that ask, which are off, and here should they ask anyway).
+NOTHING_SOLVED = "Solve the question first: your working is checked against its solution."
+NO_ANSWER_TO_CHECK = "This solve gave no answer to check your working against: solve it again (Ctrl+Enter)."
+NOTHING_TO_VARY = "Solve a question with a program first: its numbers are what changes."
+NO_PROGRAM_TO_VARY = "This answer came without a program, and a question like it is made by changing its numbers."
 
 
 def sandbox_ready(sandbox: Sandbox) -> SandboxReady:
@@ -330,10 +336,15 @@ class SolveController(QObject):
         """The student's working checked against the solution shown (its program's quantities)."""
         solution = self.work.solution
         if solution is None or not solution.answered:
-            self.failed.emit("Solve the question first: your working is checked against its solution.")
+            self.failed.emit(NOTHING_SOLVED if solution is None else NO_ANSWER_TO_CHECK)
             return
         job = lambda _report: check_working(working, solution, self.sandbox)  # noqa: E731
-        self._submit(job, self.work.working_checked, self._on_job_failed, name="check working")
+
+        def failed(error: Exception) -> None:
+            self.work.working_checked(None)  # no "Checking your working…" left standing
+            self._on_job_failed(error)
+
+        self._submit(job, self.work.working_checked, failed, name="check working")
 
     def another_one(self) -> None:
         """A new question like the one shown, with other numbers: the program re-run on them and
@@ -343,7 +354,7 @@ class SolveController(QObject):
             self.failed.emit("The model is not loaded yet.")
             return
         if solution is None or not solution.answered or not solution.program:
-            self.failed.emit("Solve a question with a program first: its numbers are what changes.")
+            self.failed.emit(NOTHING_TO_VARY)
             return
         token = self._cancel = CancelToken()
         seed, self._variants = self.history.newest_id() + self._variants, self._variants + 1

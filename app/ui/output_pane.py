@@ -50,6 +50,7 @@ from app.ui.background import Background
 from app.ui.charts import equation_graph_png
 from app.ui.code_editor import monospace
 from app.ui.compare_view import CompareView
+from app.ui.controller import NO_ANSWER_TO_CHECK, NO_PROGRAM_TO_VARY, NOTHING_SOLVED, NOTHING_TO_VARY
 from app.ui.events import Events
 from app.ui.lanes_view import LanesView
 from app.ui.layouts import ScrolledLabel
@@ -299,6 +300,7 @@ class OutputPane(QWidget):
         self.lanes.clear()
         self.compare.show_rivals([])
         self.working.show_steps([])
+        self.working.offer_checks(NOTHING_SOLVED, NOTHING_TO_VARY)
         self.show_graph(None)
         for tab in _on_demand_tabs(self):
             self._offer(tab, False)
@@ -315,6 +317,7 @@ class OutputPane(QWidget):
         self.compare.show_rivals([])
         self._offer(self.vote_tab, False)
         self._offer(self.compare, False)
+        self.working.offer_checks(NOTHING_SOLVED, NOTHING_TO_VARY)
 
     def show_steps(self, solution: Solution) -> None:
         """IIPC's timeline (each step expands to its full text) or Chain of Code's emulated lines."""
@@ -430,6 +433,8 @@ class OutputPane(QWidget):
             answered=solution.answer is not None,
         )  # fmt: skip
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
+        unanswered = "" if solution.answered else NO_ANSWER_TO_CHECK
+        self.working.offer_checks(unanswered, unanswered or ("" if solution.program else NO_PROGRAM_TO_VARY))
         if trying:
             self.answer.setText("Hidden: try it first")
             self.answer.setToolTip("Work it out in the Working tab; the answer shows when you get it or give up")

@@ -106,7 +106,7 @@ class Work(QObject):
         self.tally, self.attempts = dict(tally), list(attempts)
         self.tally_changed.emit()
 
-    def working_checked(self, checked: CheckedWorking) -> None:
+    def working_checked(self, checked: CheckedWorking | None) -> None:
         self.checked = checked
         self.checked_changed.emit()
 

@@ -32,6 +32,7 @@ from app.reasoning.check_working import CheckedWorking
 from app.reasoning.working import WorkingStep
 from app.store.history import PracticeAttempt
 from app.ui.background import Background
+from app.ui.controller import NOTHING_SOLVED, NOTHING_TO_VARY
 from app.ui.math_view import Formulas
 from app.ui.plain import Label
 from app.ui.practice_list import PracticeList, tally_words
@@ -89,6 +90,7 @@ class WorkingView(QWidget):
         layout.addLayout(mine)
         layout.addWidget(self.my_verdicts)
         layout.addWidget(self.tally)
+        self._tips = {button: button.toolTip() for button in (self.check_working_button, self.another_button)}
         self.check_working_button.clicked.connect(self._on_check_working)
         self.my_working.installEventFilter(self)  # Ctrl+Enter checks; Enter stays a new line
         self.check_button.clicked.connect(self.check)
@@ -96,6 +98,7 @@ class WorkingView(QWidget):
         self.reveal_button.clicked.connect(self.reveal_next)
         self.show_all_button.clicked.connect(self._on_show_all_clicked)
         self.show_steps([])
+        self.offer_checks(NOTHING_SOLVED, NOTHING_TO_VARY)
 
     def _buttons(self) -> QVBoxLayout:
         """Check my working, and Another one like this with the practice tally under the box."""
@@ -171,9 +174,20 @@ class WorkingView(QWidget):
                     return True
         return super().eventFilter(watched, event)
 
+    def offer_checks(self, check_not: str = "", another_not: str = "") -> None:
+        """Check my working needs an answer to compare with, Another one like this a program too:
+        each is off, saying why on hover, where its reason is given (a cancelled vote, say: it
+        asked "Solve the question first" of a question just solved)."""
+        for button, why_not in ((self.check_working_button, check_not), (self.another_button, another_not)):
+            button.setEnabled(not why_not)
+            button.setToolTip(why_not or self._tips[button])
+
     def _on_check_working(self) -> None:
         text = self.my_working.toPlainText()
-        if text.strip():
+        if text.strip() and not self.check_working_button.isEnabled():  # Ctrl+Enter in the box
+            self.my_verdicts.setText(self.check_working_button.toolTip())
+            self.my_verdicts.setVisible(True)
+        elif text.strip():
             self.my_verdicts.setText("Checking your working…")
             self.my_verdicts.setVisible(True)
             self.check_requested.emit(text)

@@ -268,6 +268,8 @@ def test_a_cross_check_cancelled_while_checking_keeps_what_each_method_said(
     assert window.status_label.text().startswith("cancelled (") and "— cancelled" not in window.status_label.text()
     steps = window.output_pane.working.steps  # PAL's program worked through: its result is not the answer
     assert [step.text for step in steps] == ["This program's result, not the answer:"], steps
+    working = window.output_pane.working  # nothing to check a student's working against
+    assert not working.check_working_button.isEnabled() and not working.another_button.isEnabled()
 
 
 def test_a_votes_phase_is_the_votes_own(

@@ -7,12 +7,15 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.reasoning.practice import Variant, make_variants
 from app.reasoning.working import WorkingStep
+from app.ui import controller as controller_module
+from app.ui.controller import NO_ANSWER_TO_CHECK, NO_PROGRAM_TO_VARY, NOTHING_SOLVED
 from models.testing import ScriptedModel
 from models.types import Generation, GenerationRequest
 
@@ -248,3 +251,38 @@ def test_a_formula_wider_than_the_pane_scrolls_sideways_and_is_never_cut(
     formula = box.findChildren(QLabel)[1]
     assert not formula.pixmap().isNull() and formula.width() >= formula.pixmap().deviceIndependentSize().width()
     assert window.width() == before
+
+
+def test_checks_that_need_an_answer_or_a_program_are_off_and_say_why(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in the window: Check my working after a cancelled cross-check said "Something went
+    wrong: Solve the question first" of a question just solved, and "Checking your working…" stayed."""
+    window = make_window(ScriptedModel(["```python\nprint(1 / 0)\n```"]))
+    view = window.output_pane.working
+    assert not view.check_working_button.isEnabled() and view.check_working_button.toolTip() == NOTHING_SOLVED
+    window.question_pane.pick_method("pal")
+    window.question.setPlainText("What is one divided by nothing?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()  # the program fails: no answer
+    assert not view.check_working_button.isEnabled() and view.check_working_button.toolTip() == NO_ANSWER_TO_CHECK
+    qtbot.keyClicks(view.my_working, "1 / 0 = 0")
+    qtbot.keyClick(view.my_working, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert view.my_verdicts.text() == NO_ANSWER_TO_CHECK and window.work.checked is None
+    window.controller.model = ScriptedModel(["Half of 10 is 5.\nAnswer: 5"])
+    window.question_pane.pick_method("cot")
+    window.question.setPlainText("What is half of 10?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()  # an answer in words: checkable, but no program to vary
+    assert view.check_working_button.isEnabled() and view.check_working_button.toolTip().startswith("Each line")
+    assert not view.another_button.isEnabled() and view.another_button.toolTip() == NO_PROGRAM_TO_VARY
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("the sandbox stopped")
+
+    monkeypatch.setattr(controller_module, "check_working", broken)
+    view.my_working.setPlainText("10 / 2 = 5")
+    with qtbot.waitSignal(window.work.checked_changed, timeout=30_000):
+        view.check_working_button.click()
+    assert not view.my_verdicts.isVisible()  # not "Checking your working…" for good
+    assert "the sandbox stopped" in window.status.message.text()
