@@ -308,7 +308,7 @@ def _print_answer(solution: Solution) -> None:
 
 
 def _report(solution: Solution, as_json: bool, *, working: bool = False) -> None:
-    program, variables, answered = solution.program, solution.variables, solution.answer is not None
+    program, variables, answered = solution.program, solution.variables, solution.answered
     steps = (
         worked_solution(program, variables, solution.question, output=solution.output, answered=answered)
         if working

@@ -137,7 +137,7 @@ def working_markdown(solution: Solution, trace: tuple[TraceStep, ...] | None = N
     """The worked solution as Markdown: each step's prose, then its mathematics in $…$."""
     steps = worked_solution(
         solution.program, solution.variables, solution.question, trace, solution.output,
-        answered=solution.answer is not None,
+        answered=solution.answered,
     )  # fmt: skip
     return "\n".join(f"- {markdown_text(step.text)} ${_math(step.latex)}$" for step in steps)
 

@@ -430,7 +430,7 @@ class OutputPane(QWidget):
                 self._offer(tab, False)
         steps = worked_solution(
             solution.program, solution.variables, solution.question, trace, solution.output,
-            answered=solution.answer is not None,
+            answered=solution.answered,
         )  # fmt: skip
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         unanswered = "" if solution.answered else NO_ANSWER_TO_CHECK
