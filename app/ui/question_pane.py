@@ -139,8 +139,12 @@ class QuestionPane(QWidget):
         return str(self.method.currentData())
 
     def pick_method(self, name: object) -> None:
-        """Select the method `name`; an unknown one (from an older version) selects the first."""
-        self.method.setCurrentIndex(max(self.method.findData(name), 0))
+        """Select the method `name`; a name that is none of them (a practice question's, a hand
+        run's, one from an older version) leaves the choice as it is: showing a practice question
+        switched the user's method to the first one, Fast."""
+        index = self.method.findData(name)
+        if index >= 0:
+            self.method.setCurrentIndex(index)
 
     def set_busy(self, busy: bool) -> None:
         self.solve_button.setEnabled(not busy)

@@ -151,10 +151,12 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     expected = first[0]  # the candidate the window tries first
     # chain of thought confirms the original's 8 (a PAL solve has no vote), then the variant's answer
     window.controller.model = ScriptedModel(["Answer: 8", f"Working it out.\nAnswer: {expected.answer}"])
+    window.question_pane.pick_method("mix")  # the user's method for the next solve
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         qtbot.mouseClick(window.output_pane.working.another_button, Qt.MouseButton.LeftButton)
     view = window.output_pane.working
     assert window.work.origin == "practice" and window.question.toPlainText() == expected.question
+    assert window.question_pane.method_name() == "mix"  # not switched to the first, Fast, by "practice"
     assert window.output_pane.answer.text() == "Hidden: try it first" and view.trying
     assert window.editor.toPlainText() == expected.program
     shown = window.output_pane.votes.text()  # seen in the window: "Vote of PAL and chain of thought: 1 ×2"
