@@ -35,6 +35,8 @@ EDITED_WHILE_SOLVING = " — for the question as it was when solved; it has been
 # Said after the phase for a few seconds when Ctrl+Enter, Ctrl+R … come while work runs (nothing starts).
 BUSY_NOTE = " · busy with this: Esc stops it first"
 _BUSY_NOTE_S = 6.0
+PRACTICE_HIDDEN = "A question to practise: its answer is checked and hidden; work it out in the Working tab."
+PRACTICE_SHOWN = "A question to practise, its answer shown: Another one like this (Working tab) gives a new one."
 NO_PROGRAM_TEXT = (
     "The model answered in words and wrote no program (its reply is under Output). PAL Studio answers "
     "questions that need calculation; for others, try 'Explain in words', or add the numbers involved."
@@ -69,6 +71,7 @@ class StatusView(QObject):
         work.started.connect(self._on_started)
         work.solution_changed.connect(self._on_solution_changed)
         work.run_changed.connect(self._on_run_changed)
+        work.revealed.connect(lambda: self.show(PRACTICE_SHOWN) if work.origin == "practice" else None)
         events.subscribe(Phase, lambda phase: self.ticker.set_phase(phase.text))
         events.subscribe(SandboxPreparing, lambda preparing: self.ticker.set_phase(preparing.text))
         events.subscribe(ModelLoading, self._on_model_loading)
@@ -151,7 +154,7 @@ class StatusView(QObject):
         elif origin == "reopen":
             self.show(f"Reopened a past solve: {solution.message}")
         elif origin == "practice":
-            self.show("A question to practise: its answer is checked and hidden; work it out in the Working tab.")
+            self.show(PRACTICE_HIDDEN)
         elif origin == "choice":
             self.show("The answer is the program's printed output, as PAL reads it (the program did not set ans).")
 

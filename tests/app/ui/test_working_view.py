@@ -16,6 +16,7 @@ from app.reasoning.practice import Variant, make_variants
 from app.reasoning.working import WorkingStep
 from app.ui import controller as controller_module
 from app.ui.controller import NO_ANSWER_TO_CHECK, NO_PROGRAM_TO_VARY, NOTHING_SOLVED
+from app.ui.status_view import PRACTICE_SHOWN
 from models.testing import ScriptedModel
 from models.types import Generation, GenerationRequest
 
@@ -169,6 +170,7 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     assert view.tally.text() == "Practice: 1 of 2 right…"
     assert view.tally.toolTip() == "2 tries: 1 right, 1 wrong, 0 revealed (kept in the history): click for the list"
     assert window.output_pane.answer.text() == f"${float(expected.answer):.2f}"  # right: the answer is shown too
+    assert window.status_label.text() == PRACTICE_SHOWN  # no longer "its answer is … hidden"
     assert window.output_pane.variables.rowCount() > 0
     assert window.work.solution is not None and window.work.solution.confidence.level == "cot+pal"
     assert window.controller.history.practice_tally() == {"right": 1, "wrong": 1, "revealed": 0}
