@@ -89,7 +89,6 @@ class WorkingView(QWidget):
         layout.addWidget(self.area, 1)
         layout.addLayout(mine)
         layout.addWidget(self.my_verdicts)
-        layout.addWidget(self.tally)
         self._tips = {button: button.toolTip() for button in (self.check_working_button, self.another_button)}
         self.check_working_button.clicked.connect(self._on_check_working)
         self.my_working.installEventFilter(self)  # Ctrl+Enter checks; Enter stays a new line
@@ -101,7 +100,7 @@ class WorkingView(QWidget):
         self.offer_checks(NOTHING_SOLVED, NOTHING_TO_VARY)
 
     def _buttons(self) -> QVBoxLayout:
-        """Check my working, and Another one like this with the practice tally under the box."""
+        """Check my working, and Another one like this with the practice tally under it."""
         self.another_button = QPushButton("Another one like this")
         self.another_button.setToolTip(
             "A new question of this kind with other numbers: the program and chain of thought must agree on its answer"
@@ -115,7 +114,8 @@ class WorkingView(QWidget):
         buttons = QVBoxLayout()
         buttons.addWidget(self.check_working_button)
         buttons.addWidget(self.another_button)
-        buttons.addStretch(1)
+        buttons.addWidget(self.tally)  # beside the box, not a row of its own under it: at 150 % on
+        buttons.addStretch(1)  # a 768 px screen that row was a third of what the steps had left
         return buttons
 
     @property

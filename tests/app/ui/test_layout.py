@@ -339,6 +339,8 @@ def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
     window.reset_layout()
     qtbot.wait(50)
     assert view.tally.isVisible() and view.try_box.isVisible()
+    # beside the box, not a row under it: the steps had 141 of 512 px with it under, now 169
+    assert view.tally.y() < view.my_working.y() + view.my_working.height(), (view.tally.y(), view.my_working.y())
     assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()
     assert window.height() <= 512
 
