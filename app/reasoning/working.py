@@ -101,6 +101,7 @@ class _Writer:
         self.values = {name: _shown(value) for name, value in variables.items()}
         self.money = "$" in question
         self.ran = {step.line for step in trace or ()}
+        self.roots: dict[str, str] = {}  # a solve's result by name, as its roots read: x = 6
         lines, self.looped = _assignments(tree)
         # The lines that bound each name: those that ran, when a trace says which did.
         self.bound = {name: [n for n in found if not self.ran or n in self.ran] for name, found in lines.items()}
@@ -182,7 +183,7 @@ class _Writer:
         roots = re.fullmatch(r"\[([^\[\]]{1,120})\]", shown)
         if roots and isinstance(unknown, ast.Name) and roots.group(1).strip():
             each = [_latex_value(root.strip()) for root in roots.group(1).split(",")]
-            latex = r"\ \mathrm{or}\ ".join(f"{_readable(unknown.id)} = {root}" for root in each)
+            latex = self.roots[name] = r"\ \mathrm{or}\ ".join(f"{_readable(unknown.id)} = {root}" for root in each)
         else:
             latex = f"{_readable(name)} = {_latex_value(shown)}" if shown else _readable(name)
         return WorkingStep(node.lineno, self.comment(node) or "So:", latex, shown)
@@ -193,6 +194,9 @@ class _Writer:
             return []
         shown = ", ".join(_latex(arg, readable=True) for arg in call.args)
         only = call.args[0]
+        if len(call.args) == 1 and isinstance(only, ast.Name) and only.id in self.roots:  # print(solution)
+            value = self.values.get(only.id, "")
+            return [WorkingStep(node.lineno, self.comment(node) or f"{self.conclusion}:", self.roots[only.id], value)]
         value = self.values.get(only.id, "") if len(call.args) == 1 and isinstance(only, ast.Name) else ""
         if value and isinstance(only, ast.Name):
             value = self.with_unit(only.id, value)

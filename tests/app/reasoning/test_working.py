@@ -110,6 +110,7 @@ def test_an_equation_shows_its_algebra_and_its_roots(sandbox: Sandbox) -> None:
         ("Divide both sides by 3:", r"x = \frac{18}{3} = 6"),
         ("Solve the equation", r"\mathrm{x} = 6"),
     ]
+    assert steps[5] == ("The answer:", r"\mathrm{x} = 6")  # print(solution) said "solution = [6]"
     for _text, latex in steps:
         mathtext.math_to_image(f"${latex}$", io.BytesIO(), format="png")
 
