@@ -4,6 +4,8 @@ window decides what its buttons do."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.reasoning import ProgramExtracted, Solution, SolveStatus, TokenStreamed
@@ -77,7 +79,11 @@ class ProgramPane(QWidget):
         self.explanation.setText(self._explaining)
 
     def explained(self, number: int, text: str) -> None:
-        self.explanation.setText(f"Line {number}: {text}" if text else f"Line {number}: no explanation came.")
+        """The whole explanation; one that names its line itself ("Line 7 defines …", as the model
+        often starts) is not prefixed again ("Line 7: Line 7 defines …")."""
+        if not text:
+            text = "no explanation came."
+        self.explanation.setText(text if re.match(rf"Line {number}\b", text) else f"Line {number}: {text}")
 
     def start_repair(self) -> str:
         """A repair was asked for: it streams beside the program it would replace (returned)."""

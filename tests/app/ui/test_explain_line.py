@@ -51,3 +51,16 @@ def test_esc_stops_an_explanation(qtbot: QtBot, make_window: WindowMaker) -> Non
         window.controller.cancel()
     assert len(window.program_pane.explanation.text()) < len("word " * 400)
     assert not window.controller.is_busy
+
+
+def test_an_explanation_that_names_its_line_is_not_prefixed_again(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the window: "Line 7: Line 7 defines the equation 3x + 7 = 25 …"."""
+    window = make_window(ScriptedModel(["Line 2 sets the price of one bagel.", "It prints what is left."]))
+    window.editor.setPlainText(PROGRAM)
+    for line, expected in ((2, "Line 2 sets the price of one bagel."), (4, "Line 4: It prints what is left.")):
+        _cursor_on(window, line)
+        with qtbot.waitSignal(
+            window.controller.events.published, timeout=30_000, check_params_cb=event_of(LineExplained)
+        ):
+            window.explain_line()
+        assert window.program_pane.explanation.text() == expected
