@@ -50,6 +50,10 @@ def solution_of_run(question: str, program: str, result: RunResult, before: Solu
     )
     if before is None:
         return solution
+    if not edited and status is SolveStatus.ANSWERED and result.stdout == before.output:
+        # The solve's own program run again to what it printed then (Step through): the solve's
+        # answer and support stand — a cross-check's 6 does not become the program's raw [6].
+        return replace(before, variables=solution.variables, isolation=solution.isolation)
     return replace(solution, calls=before.calls, programs=(*before.programs, program), repair_used=before.repair_used)
 
 

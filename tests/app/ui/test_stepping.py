@@ -64,6 +64,32 @@ def test_stepping_through_the_solves_own_program_adds_nothing_to_the_history(
     assert edited.args[0].method == "pal, program edited" and edited.args[0].answer == "13"
 
 
+def test_stepping_through_a_cross_checks_program_keeps_its_answer_and_support(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: Step through on "Solve for x: 3x + 7 = 25" turned the cross-checked 6
+    ("two different methods agree") into the program's raw "[6]" with "one program, not checked"."""
+    program = "from sympy import symbols, Eq, solve\nx = symbols('x')\nprint(solve(Eq(3*x + 7, 25), x))"
+    window = make_window(ScriptedModel([f"```python\n{program}\n```", "3x = 18, so x = 6.\nAnswer: 6"]))
+    window.question_pane.pick_method("mix")
+    window.question.setPlainText("Solve for x: 3x + 7 = 25.")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert window.answer.text() == "6"
+    support = window.output_pane.votes.text()
+    qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)  # the solve's last bookkeeping
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as stepped:
+        window.trace_program()
+    assert stepped.args[0].method == "mix" and window.answer.text() == "6"
+    assert window.output_pane.votes.text() == support and "two different methods agree" in support
+    assert window.stepper.slider.maximum() > 0  # the steps are there to walk through
+    window.editor.setPlainText(program.replace("25", "28"))  # an edit is a solve of its own
+    qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as edited:
+        window.run_program()
+    assert edited.args[0].method == "mix, program edited" and "not checked" in window.output_pane.votes.text()
+
+
 def test_a_plain_run_after_stepping_leaves_no_old_steps_behind(qtbot: QtBot, make_window: WindowMaker) -> None:
     """Before: the ▶ line stayed in the editor, and an export still held the earlier run's steps."""
     window = make_window(ScriptedModel([]))
