@@ -285,15 +285,18 @@ CANCELLED_VOTE_NOTE = (
 
 
 class _FirstHeard:
-    """Passes a solve's events on, keeping the first answer a vote showed (`FirstAnswer`) so the
-    solution can say when the finished vote changed it: not where it only wrote it as one (PAL's
-    75 became the option "(C) 75 km/h")."""
+    """Passes a solve's events on, its methods' answers written as the vote counts them (sympy's
+    [6] as 6, a program's 75 as the option "(C) 75 km/h"), keeping the first answer a vote showed
+    (`FirstAnswer`) so the solution can say when the finished vote changed it."""
 
     def __init__(self, forward: EventHandler | None, as_one: Callable[[str], str] = str) -> None:
         self._forward, self._as_one = forward, as_one
         self.first: FirstAnswer | None = None
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, LaneFinished | FirstAnswer) and event.answer is not None:
+            # As the vote counts it: a column said "PAL: [6]" where the vote's answer was 6.
+            event = replace(event, answer=self._as_one(event.answer))
         if isinstance(event, FirstAnswer) and self.first is None:
             self.first = event
         if self._forward is not None:

@@ -576,8 +576,12 @@ def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
     """A program's 75 and chain of thought's "C" for "(C) 75 km/h" are one answer, not a split."""
     question = "How fast? Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h"
     model = ScriptedModel([pal("75"), "So it is C.\nAnswer: C", pot("75.0")], parallel=8, gain=1.0)
-    solution = solve(question, "mix", model, sandbox)
+    heard: list[object] = []
+    solution = solve(question, "mix", model, sandbox, on_event=heard.append)
     assert solution.votes == (Vote("(C) 75 km/h", 2),) and solution.confidence.confident  # PoT not needed
+    # each column says it as the vote counts it (it said "PAL: 75" beside "Chain of thought: C")
+    said = [(e.lane, e.answer) for e in heard if isinstance(e, LaneFinished) and e.needed]
+    assert said == [(0, "(C) 75 km/h"), (1, "(C) 75 km/h")], said
 
 
 def test_answers_that_name_no_option_do_not_outvote_one_that_does(sandbox: Sandbox) -> None:

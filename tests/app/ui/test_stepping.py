@@ -75,7 +75,7 @@ def test_stepping_through_a_cross_checks_program_keeps_its_answer_and_support(
     window.question.setPlainText("Solve for x: 3x + 7 = 25.")
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
-    assert window.answer.text() == "6"
+    assert window.answer.text() == "6" and window.output_pane.lanes.headers[0].text() == "PAL: 6"  # not "[6]"
     support = window.output_pane.votes.text()
     qtbot.waitUntil(lambda: not window.controller.is_busy, timeout=30_000)  # the solve's last bookkeeping
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000) as stepped:
