@@ -104,6 +104,7 @@ class SettingsDialog(QDialog):
         self.cancel_download_button = QPushButton("Cancel download")
         self.cancel_download_button.setEnabled(False)
         self.progress = QProgressBar()
+        self.progress.setVisible(False)  # an empty box until a download reports its progress
 
     def _build_form(self, settings: Settings) -> None:
         self.threads = _spin(
@@ -275,6 +276,7 @@ class SettingsDialog(QDialog):
 
     def _on_download_progress(self, payload: object) -> None:
         if isinstance(payload, DownloadProgress):
+            self.progress.setVisible(True)
             self.progress.setMaximum(max(payload.total // 1024, 1))
             self.progress.setValue(payload.done // 1024)
 
@@ -292,6 +294,7 @@ class SettingsDialog(QDialog):
         self.model_info.setText(f"Download stopped: {error or type(error).__name__}")
 
     def _download_ended(self) -> None:
+        self.progress.setVisible(False)
         self.download_button.setEnabled(True)
         self.cancel_download_button.setEnabled(False)
 

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from app.settings import Settings
 from app.store.speeds import Speeds
 from app.ui.events import SandboxReady
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.settings_dialog import DownloadProgress, SettingsDialog
 from models import catalog
 from models.testing import ScriptedModel
 from sandbox import Status
@@ -141,8 +141,11 @@ def test_the_built_in_model_is_listed_once_gpu_layers_only_with_a_gpu_build_and_
     except urllib.error.URLError as exc:
         wrapped = RuntimeError("the download failed")
         wrapped.__cause__ = exc
+    assert not dialog.progress.isVisibleTo(dialog)  # an empty box until a download reports progress
+    dialog._on_download_progress(DownloadProgress(512 * 1024, 2048 * 1024))
+    assert dialog.progress.isVisibleTo(dialog) and dialog.progress.value() == 512
     dialog._on_download_failed(wrapped)
-    assert dialog.model_info.text().startswith("You are offline")
+    assert dialog.model_info.text().startswith("You are offline") and not dialog.progress.isVisibleTo(dialog)
 
 
 def test_each_model_shows_its_memory_and_speed_and_where_the_speed_comes_from(qtbot: QtBot, private_data: Path) -> None:
