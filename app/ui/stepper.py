@@ -85,10 +85,11 @@ class Stepper(QWidget):
         for button in (self.first_button, self.back_button, self.forward_button, self.last_button):
             button.setMaximumWidth(48)  # symbols: no need for a full-width button each
             buttons.addWidget(button)
-        # The step's description changes at every step: it wraps instead of resizing the pane.
+        buttons.addStretch(1)
+        # The step's description changes at every step: it wraps instead of resizing the pane. On
+        # a row of its own: beside the buttons, at 150 % on a 768 px screen, it took five lines.
         self.position.setWordWrap(True)
         self.position.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        buttons.addWidget(self.position, 1)
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -99,6 +100,7 @@ class Stepper(QWidget):
         outer.addWidget(VerticalScroll(content))
         layout.addWidget(self.slider)
         layout.addLayout(buttons)
+        layout.addWidget(self.position)
         layout.addWidget(self.explanation)
         layout.addWidget(self.variables)
         checks = QHBoxLayout()

@@ -397,3 +397,20 @@ def test_the_history_shown_where_it_has_no_room_floats_rather_than_widening_the_
     monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(1920, 1080))
     window.layout_keeper.search_history()  # Ctrl+F on a wide screen: beside the panes
     assert window.history_panel.isVisible() and not window.history_panel.isWindow()
+
+
+def test_the_steps_position_reads_on_one_line_at_150_percent(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen at 150 % on 1366×768: "step 1 of 5: about to run line 2" beside the step buttons took
+    five lines of the Step through tab; on a row of its own under them it takes one."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))
+    window.reset_layout()
+    window.editor.setPlainText("distance = 150\ntime = 2\nspeed = distance / time\nprint(speed)")
+    window.trace_program()
+    stepper = window.output_pane.stepper
+    qtbot.waitUntil(lambda: stepper.slider.maximum() > 0, timeout=30_000)
+    qtbot.wait(50)
+    assert stepper.position.text().startswith("step 1 of ")
+    assert stepper.position.height() <= 2 * stepper.position.fontMetrics().lineSpacing(), stepper.position.height()
