@@ -20,8 +20,7 @@ from typing import Any
 
 from app.reasoning import Solution
 from app.reasoning.check_working import CheckedWorking
-from app.reasoning.short_answer import shown_answer
-from app.reasoning.solution import voters_words
+from app.reasoning.how_checked import how_checked
 from app.reasoning.working import worked_solution
 from sandbox import TraceStep
 
@@ -70,7 +69,8 @@ def to_markdown(
     answer = (
         f"**{markdown_text(solution.answer)}**" if solution.answer else f"No answer: {markdown_text(solution.message)}."
     )
-    parts += ["## Answer", "", answer, "", *_how_checked(solution)]
+    checks = [f"- {table_cell(line)}" for line in how_checked(solution)]  # answers in them are untrusted
+    parts += ["## Answer", "", answer, "", *checks, *([""] if checks else [])]
     if checked is not None:
         parts += ["## Your working, checked", "", checked_markdown(checked), ""]
     if trace:
@@ -83,19 +83,6 @@ def to_markdown(
         f"_Method: {markdown_text(solution.method)}; {len(solution.calls)} model call(s); solved with PAL Studio._"
     )
     return "\n".join(parts) + "\n"
-
-
-def _how_checked(solution: Solution) -> list[str]:
-    """How the answer was checked, as the window says it under the answer: the vote's tally, the
-    support in words and the notes (each on one line, escaped: answers in them are untrusted)."""
-    lines = []
-    if solution.samples > 1 and solution.votes:
-        tally = ", ".join(f"{shown_answer(vote.answer)} ×{vote.count}" for vote in solution.votes)
-        lines.append(f"Vote of {voters_words(solution)}: {tally}")
-    if solution.answered:
-        lines.append(f"Checked: {solution.confidence.words}")
-    lines += solution.notes
-    return [*(f"- {table_cell(line)}" for line in lines), ""] if lines else []
 
 
 def to_python(solution: Solution) -> str:

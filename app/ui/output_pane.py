@@ -38,13 +38,14 @@ from app.reasoning.events import (
     VoteStarted,
 )
 from app.reasoning.graphs import Graph
+from app.reasoning.how_checked import how_checked
 from app.reasoning.methods import vote
 from app.reasoning.numbers import vote_key
 from app.reasoning.plain_math import plain_math
 from app.reasoning.rivals import rivals
 from app.reasoning.runs import RunView, error_text
 from app.reasoning.short_answer import shown_answer, shown_answers
-from app.reasoning.solution import Solution, voters_words
+from app.reasoning.solution import Solution
 from app.reasoning.working import worked_solution
 from app.ui.background import Background
 from app.ui.charts import equation_graph_png
@@ -346,29 +347,11 @@ class OutputPane(QWidget):
             self.votes.setText(f"Checked: {solution.confidence.words}" if solution.answered else "")
             self.votes.setVisible(solution.answered)
             return
-        lines = []
-        if solution.samples > 1:
-            shown = shown_answers([v.answer for v in solution.votes])
-            tally = ", ".join(f"{display_text(text)} ×{v.count}" for v, text in zip(solution.votes, shown, strict=True))
-            left_out = solution.samples - sum(v.count for v in solution.votes)
-            failed = sum(s.answer is None for s in solution.sampled) if solution.sampled else left_out
-            # An answer the vote did not count (one the question cannot have, one naming no option) did not fail.
-            uncounted = f"{left_out - failed} not counted, " if left_out > failed else ""
-            cut = int(solution.status is SolveStatus.CANCELLED and failed > 0)  # the solve the cancel stopped
-            ends = f"{uncounted}{failed - cut} failed" + (", 1 cancelled" if cut else "")
-            lines.append(f"Vote of {voters_words(solution)}: {tally or 'no answers'}; {ends}")
-        if solution.answered:
-            confidence = solution.confidence
-            lines.append(f"Checked: {confidence.words}")
         detail = solution.confidence  # in detail, and how often answers checked this way were right
         self.votes.setToolTip(
             display_text(f"{detail.text[:1].upper()}{detail.text[1:]}. {detail.measured}") if solution.answered else ""
         )
-        if solution.fallback_used:
-            lines.append("No program gave this answer: it is chain of thought's, not a program's")
-            if solution.error:  # why the program's answer was not used
-                lines.append(f"Why: {display_text(solution.error).strip()}")
-        lines += [display_text(note) for note in solution.notes]
+        lines = [display_text(line) for line in how_checked(solution)]
         if _nothing_to_calculate(solution):
             said = (
                 f" The model's answer in words: {display_text(shown_answer(solution.answer))}."

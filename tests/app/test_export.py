@@ -74,6 +74,7 @@ def test_a_cancelled_vote_exports_no_answer_and_does_not_call_its_program_s_resu
     vote = solve("How many gold coins?", "mix", model, sandbox, cancel=cancel, on_event=on_event)
     text = to_markdown(vote)
     assert "No answer: cancelled" in text
+    assert "- Vote of chain of thought, PAL and PoT: 70 ×1, 80 ×1; 0 failed, 1 cancelled" in text  # as the window
     assert "The answer" not in text and "- This program's result, not the answer: $80$" in text
     answered = to_markdown(solve_pal("Money left?", ScriptedModel([PROGRAM]), sandbox))
     assert "- The answer: $" in answered
