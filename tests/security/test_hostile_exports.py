@@ -52,10 +52,11 @@ def test_markdown_shows_a_hostile_tally_and_notes_as_text(sandbox: Sandbox) -> N
     solution = _solved(sandbox)
     assert solution.answer is not None
     vote = replace(
-        solution, samples=2, votes=(Vote(solution.answer, 1), Vote(HOSTILE_LINES[0], 1)), notes=HOSTILE_LINES[:4]
-    )
+        solution, samples=2, votes=(Vote(solution.answer, 1), Vote(HOSTILE_LINES[0], 1)), notes=HOSTILE_LINES[:4],
+        fallback_used=True, error="\n".join(HOSTILE_LINES),  # why chain of thought's answer stands: the error
+    )  # fmt: skip
     text = to_markdown(vote)
-    assert "- Vote of 2 programs: " in text
+    assert "- Vote of 2 programs: " in text and "\n- Why: " in text
     page = MarkdownIt("commonmark").enable("table").render(text)
     for tag in ("<b>", "<img", "<table width", "<script"):
         assert tag not in page, tag
