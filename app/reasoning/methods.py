@@ -219,7 +219,8 @@ def solve(
             if _broke(second):  # the model failed mid-round: the first round's answer stands, and says so
                 solution = replace(solution, notes=(*solution.notes, _broken_note(second[-1])))
             else:
-                solution = _vote(both, said, question, methods, redone=redone_all, recount=True)
+                named = sample_labels(MIX)[: len(first)] + labels[: len(second)]  # as the columns say
+                solution = _vote(both, said, question, methods, redone=redone_all, recount=True, labels=named)
         shared.forget_ahead()  # chains decoded with PoT that are not counted say so
     elif spec.samples == 1:
         solution = once(spec, context.sampling)(context)
@@ -657,6 +658,7 @@ def _vote(
     *,
     redone: list[RedoneArithmetic] | None = None,
     recount: bool = False,
+    labels: list[str] | None = None,
 ) -> Solution:
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
@@ -665,7 +667,8 @@ def _vote(
     programs gave first: chain of thought is the weakest at arithmetic). After a second round
     (`recount`) a chain of thought that slipped counts with its arithmetic redone, so its slip no
     longer decides the order. The working shown is a program's when one gave the winning answer.
-    Answers naming one of the question's options count as that option."""
+    Answers naming one of the question's options count as that option. `labels`: the samples'
+    names as their columns showed them, where those are not the methods' own (chains announced)."""
     same = _as_one(question)
     again = redone or [_NOT_REDONE] * len(samples)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]
@@ -702,7 +705,8 @@ def _vote(
     else:
         chosen = samples[-1]
     total = len(samples)
-    labels = sample_labels(methods) if methods else [sample_label("", n, total) for n in range(1, total + 1)]
+    if labels is None:
+        labels = sample_labels(methods) if methods else [sample_label("", n, total) for n in range(1, total + 1)]
     return replace(
         chosen,
         answer=votes[0].answer if votes and not cancelled else None,

@@ -9,6 +9,7 @@ import re
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.reasoning import ProgramExtracted, Solution, SolveStatus, TokenStreamed
+from app.reasoning.events import FirstAnswer, LaneFinished
 from app.reasoning.extract import streamed_program
 from app.reasoning.runs import RunView
 from app.ui.code_editor import CodeEditor, show_growing
@@ -41,18 +42,24 @@ class ProgramPane(QWidget):
         self._stream = ""  # the reply streaming in, of which the program is shown
         self._explaining = ""
         self._repairing = False  # a requested repair streams beside the program, not into it
+        # A vote's first answer is on screen: the editor holds its program (this lane's) until the
+        # vote ends; the other solves stream in their own columns. Seen in the window: PoT's program
+        # growing in the editor under PAL's "60 (checking…)".
+        self._held: int | None = None
         work.started.connect(self.start_over)
         work.solution_changed.connect(self._on_solution_changed)
         work.run_changed.connect(self._on_run_changed)
         work.forgotten.connect(self.forget_explanation)
         events.subscribe(TokenStreamed, self._on_token)
         events.subscribe(ProgramExtracted, self._on_program)
+        events.subscribe(FirstAnswer, self._hold)
+        events.subscribe(LaneFinished, self._on_lane_finished)
         events.subscribe(RepairProposed, self._on_repair_proposed)
         events.subscribe(LineExplained, lambda explained: self.explained(explained.number, explained.text))
 
     def start_over(self) -> None:
         """A new solve: no program, no marks, no repair on offer, no explanation of the old one."""
-        self._stream, self._repairing = "", False
+        self._stream, self._repairing, self._held = "", False, None
         self.editor.clear()
         self.clear_marks()
         self.repair_view.dismiss()
@@ -97,14 +104,23 @@ class ProgramPane(QWidget):
             return
         elif self._repairing:
             self.repair_view.stream(token.text)
-        else:
+        elif self._held is None:
             self.append(token.text)
 
     def _on_program(self, extracted: ProgramExtracted) -> None:
         """A program is complete: the next reply (a second look, a repair) streams on its own, not
         after this one's closing fence (seen: "``````python" in the editor mid-solve)."""
         self._stream = ""
-        self.editor.setPlainText(extracted.program)
+        if self._held is None:
+            self.editor.setPlainText(extracted.program)
+
+    def _hold(self, first: FirstAnswer) -> None:
+        self._held = first.lane
+
+    def _on_lane_finished(self, done: LaneFinished) -> None:
+        """The first answer's solve: its program, whichever solve streamed into the editor."""
+        if done.lane == self._held and done.program is not None:
+            self.editor.setPlainText(done.program)
 
     def _on_repair_proposed(self, proposed: RepairProposed) -> None:
         self._repairing = False
@@ -116,6 +132,7 @@ class ProgramPane(QWidget):
         self.clear_marks()  # the error was the old program's
 
     def _on_solution_changed(self, solution: Solution) -> None:
+        self._held = None  # the vote's program replaces the first answer's; a repair streams again
         origin = self._work.origin
         if origin in ("reopen", "practice"):  # another question's program, whole
             self.forget_explanation()

@@ -353,7 +353,7 @@ def test_a_chain_decoded_with_pot_but_not_needed_is_not_counted_and_says_so(sand
     events: list[object] = []
     paying = solve("q", "mix", ScriptedModel(replies, parallel=8, gain=2.4), sandbox, on_event=events.append)
     assert paying.votes == (Vote("13", 4), Vote("12", 1)) and paying.confidence.confident and paying.samples == 5
-    assert [s.label for s in paying.sampled][3:] == [f"Chain of thought sample {n} of 2" for n in (1, 2)]  # counted
+    assert [s.label for s in paying.sampled][3:] == [f"Chain of thought sample {n} of 3" for n in (1, 2)]  # as shown
     assert [(e.lane, e.needed) for e in events if isinstance(e, LaneFinished)][-1] == (5, False)
     one_by_one = ScriptedModel(replies, parallel=8, gain=1.1)  # measured: batches do not pay here
     alone = solve("q", "mix", one_by_one, sandbox)
@@ -484,3 +484,14 @@ def test_a_vote_in_two_batches_numbers_its_lanes_on_and_reports_each_solve_once(
     assert texts == {0: pal("12"), 1: pal("10"), 2: pal("12"), 3: pal("10"), 4: pal("7")}
     assert ends == [(0, "12"), (1, "10"), (2, "12"), (3, "10"), (4, "7")]
     assert sum(isinstance(e, ModelStarted) for e in events) == len(model.requests) == 5
+
+
+def test_the_tally_names_the_chains_as_their_columns_do(sandbox: Sandbox) -> None:
+    """Seen in the window: columns "Chain of thought sample 1 of 3" (three decoded beside PoT, the
+    third not needed) and the tally under them "Chain of thought sample 1 of 2"."""
+    replies = [pal("13"), "Answer: 12", pot("12"), "Answer: 12", "Answer: 12", "Answer: 13"]
+    events: list[object] = []
+    solution = solve("q", "mix", ScriptedModel(replies, parallel=8, chunk_size=3), sandbox, on_event=events.append)
+    names, _texts, ends = _lanes(events)
+    assert solution.samples == 5 and ends[-1] == (5, None)  # two chains counted, the third not needed
+    assert [s.label for s in solution.sampled] == names[:5]

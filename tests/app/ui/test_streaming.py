@@ -143,3 +143,26 @@ def test_a_repair_names_each_changed_line_in_words() -> None:
         ("same", "print(b)"),
         ("added", "ans = b"),
     ]
+
+
+def test_while_a_vote_checks_the_first_answer_the_editor_keeps_its_program(
+    qtbot: QtBot, make_window: WindowMaker
+) -> None:
+    """Seen in the window: under PAL's "60 (checking…)" the editor showed PoT's program growing.
+    The other methods stream in their own columns; the vote's program replaces PAL's at the end."""
+    pal, pot = "```python\nprint(3 * 4)\n```", "```python\nans = 13\n```"
+    model = ScriptedModel([pal, "Answer: 13", pot, "Answer: 13"] * 2, chunk_size=3, chunk_delay_s=0.005)
+    window = make_window(model)
+    window.question_pane.pick_method("mix")
+    seen: list[str] = []
+
+    def streamed(token: TokenStreamed) -> None:
+        if token.purpose != "reasoning" and window.answer.text().endswith("(disputed…)"):
+            seen.append(window.editor.toPlainText())
+
+    on_event(window, TokenStreamed, streamed)
+    window.question.setPlainText("Three pens at $4: how much?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert len(seen) > 3 and set(seen) == {"print(3 * 4)"}  # PoT streamed, the editor kept PAL's
+    assert window.answer.text() == "$13.00" and window.editor.toPlainText() == "ans = 13"
