@@ -10,6 +10,7 @@ import ast
 import re
 
 from app.reasoning.numbers import format_answer
+from app.reasoning.plain_math import plain_math
 from models.fences import PYTHON_TAGS, code_blocks
 
 # What ast.parse raises on text that is not a program; deep nesting ("((((…") raises MemoryError.
@@ -79,20 +80,23 @@ def assigned_names(program: str, limit: int = 100) -> list[str]:
 _ANSWER_LINE = re.compile(r"\**Answer\**[ \t]*:(.*)", re.IGNORECASE)
 
 
-_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+# The box may hold one level of braces (\boxed{\frac{7}{12}}, \boxed{18 \text{ dollars}}): the
+# alternatives start differently, so the match stays linear.
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 def answer_line(reply: str) -> str | None:
     """What the last `Answer:` line of a reply says (trimmed, numbers without noise), or None.
 
     Instruct models trained on math often write `\\boxed{18}` instead; that counts as the line.
+    LaTeX in the answer is read as plain text (`\\frac{7}{12}` is 7/12).
     """
     answers = [said for line in reply.splitlines() if (said := labelled(line, _ANSWER_LINE))]
     answers = answers or _BOXED.findall(reply)
     if not answers:
         return None
     boxed = _BOXED.findall(answers[-1])  # "Answer: \boxed{180} grams" (GSM8K, a second round's chain)
-    return format_answer(boxed[-1] if boxed else answers[-1])
+    return format_answer(plain_math(boxed[-1] if boxed else answers[-1]))
 
 
 # A last line that states a result: "So, their average guess is 80.", "Therefore, Peter can go 3

@@ -247,13 +247,13 @@ def solve(
 
 def _as_one(question: str) -> Callable[[str], str]:
     """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
-    km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, and a percentage as
-    the fraction it rounds from where a fraction is asked (58.33% → 7/12)."""
+    km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, and a percentage or a
+    decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12)."""
     choices, equation = choices_in(question), asks_for_equation(question)
     fraction = asked_kind(question) is Kind.FRACTION
 
     def as_one(answer: str) -> str:
-        answer = (percent_as_fraction(answer) or answer) if fraction else answer
+        answer = in_asked_form(percent_as_fraction(answer) or answer, Kind.FRACTION) if fraction else answer
         return (_roots if equation else str)(as_choice(answer, choices))
 
     return as_one

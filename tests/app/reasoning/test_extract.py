@@ -107,6 +107,19 @@ def test_answer_lines() -> None:
     assert answer_line("no line here") is None
 
 
+def test_a_boxed_answer_written_in_latex_reads_as_plain_text() -> None:
+    """Seen in the window: "What fraction of the pizza is left?" — chain of thought and two more
+    chains wrote \\boxed{\\frac{7}{12}} and each counted as "failed" (the box held braces)."""
+    from app.reasoning.extract import answer_line
+
+    assert answer_line("The fraction left is \\boxed{\\frac{7}{12}}.") == "7/12"
+    assert answer_line("so \\boxed{\\dfrac{3}{4}}") == "3/4"
+    assert answer_line("\\boxed{18 \\text{ dollars}}") == "18 dollars"
+    assert answer_line("Answer: \\(\\frac{1}{2}\\)") == "1/2"
+    assert answer_line("\\boxed{\\text{(C)}}") == "(C)"
+    assert answer_line("\\boxed{1" + "{" * 5000) is None  # unclosed: no answer, at once
+
+
 def test_a_fence_being_typed_is_hidden_even_when_indented() -> None:
     from app.reasoning.extract import streamed_program
 

@@ -385,6 +385,18 @@ def test_an_answer_not_of_the_kind_asked_is_not_counted_where_another_is(sandbox
     assert "0.75 is not counted: it is a share of one, and the question asks for a percentage." in passed.notes
 
 
+def test_a_fraction_in_latex_and_a_programs_decimal_are_one_answer_shown_as_the_fraction(sandbox: Sandbox) -> None:
+    """Seen in the window: "What fraction of the pizza is left?" — chain of thought's
+    \\boxed{\\frac{7}{12}} counted as failed (three times), PAL's column said 0.5833333333."""
+    question = "A pizza has 12 slices. Tom eats 3 and Ann eats 2. What fraction of the pizza is left?"
+    model = ScriptedModel([pal("7 / 12"), "7 slices of 12 are left: \\boxed{\\frac{7}{12}}"], parallel=8, gain=1.0)
+    events: list[object] = []
+    solution = solve(question, "mix", model, sandbox, on_event=events.append)
+    assert solution.answer == "7/12" and solution.confidence.confident and model.batches == [1, 1]
+    assert [s.answer for s in solution.sampled] == ["7/12", "7/12"]
+    assert [e.answer for e in events if isinstance(e, LaneFinished) and e.needed] == ["7/12", "7/12"]
+
+
 def test_where_numbers_are_large_only_mix_more_asks_a_second_round(sandbox: Sandbox) -> None:
     question = "A farm has 37190 acres and sells 1520 of them. How many acres are left?"
     replies = [pal("35670"), "Answer: 35770", pot("35670"), "Answer: 35670", "Answer: 35670"]
