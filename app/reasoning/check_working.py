@@ -41,6 +41,7 @@ MAX_EXPRESSIONS = 200
 RELATIVE_TOLERANCE = 1e-9  # floating-point error only: 160780001 is not 160780000
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
 _CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·^()]|\S")
 _OPERATOR = {
@@ -63,6 +64,17 @@ _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
+# "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
+_LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
+# Numbers a question may give in words (a student writes "3 + 4" for "three … four"), and the
+# factors its words imply: half → 2 (or 0.5), twice → 2, a dozen → 12.
+_ONES = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+_WORDS = {word: n for n, word in enumerate([*_ONES.split(), "seventeen", "eighteen", "nineteen", "twenty"], start=1)}
+_WORDS |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_WORDS |= {"hundred": 100, "thousand": 1000}
+_FACTORS = {"half": (2, 0.5), "twice": (2,), "double": (2,), "triple": (3,), "dozen": (12,), "quarter": (4, 0.25)}
+_GIVEN_WORD = re.compile(r"\b(" + "|".join([*_WORDS, *_FACTORS]) + r")s?\b", re.I)
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)", re.I)
 _PER = re.compile(r"(?<=[\w)])/(?=[A-Za-z])")  # "700/week", "eggs/day": a unit, not a division
 # "7.5 ÷ 1/2" is 15: a fraction written tight is one number (not after a power: 2^3/4 is 8/4)
 _FRACTION = re.compile(r"(?<![\d./^*])(?<!\^ )(?<!\* )(\d{1,12}/\d{1,12})(?![\d./])")
@@ -125,7 +137,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     quantities = _quantities(steps, variables, answer) + [
         _Quantity(v, "a part of the program's calculation") for v in parts
     ]
-    given = [float(n) for n in _NUMBER.findall(_THOUSANDS.sub("", question[:20_000]))]
+    given = _given(question[:20_000])
     target = number_in(answer) if answer else None
     verdicts: list[LineVerdict] = []
     known = list(given)
@@ -270,8 +282,13 @@ def _written_out(side: str, *, left: bool) -> str | None:
     return expression if len(_NUMBER.findall(expression)) == len(_NUMBER.findall(text)) else None
 
 
+def _digits(text: str) -> str:
+    """Numbers as Python writes them: 80,000 → 80000, 2,50 → 2.50."""
+    return _DECIMAL_COMMA.sub(".", _THOUSANDS.sub("", text))
+
+
 def _plain(text: str) -> str:
-    plain = _THOUSANDS.sub("", _BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
+    plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
@@ -280,16 +297,27 @@ def _plain(text: str) -> str:
     return re.sub(r"%\s*of\b", "% *", plain)
 
 
-def _parse(text: str) -> _Line:
+def _given(question: str) -> list[float]:
+    """The numbers `question` gives: in digits, a percentage also as its share (150% → 1.5), and
+    in words ("three", "a dozen", "half")."""
+    text = _digits(question)
+    numbers = [float(n) for n in _NUMBER.findall(text)] + [float(n) / 100 for n in _PERCENT.findall(text)]
+    for word in (found.lower() for found in _GIVEN_WORD.findall(text)):
+        numbers += [float(_WORDS[word])] if word in _WORDS else [float(f) for f in _FACTORS[word]]
+    return numbers
+
+
+def _parse(line: str) -> _Line:
+    text = _LABEL.sub("", line, count=1)
     plain = _plain(text)
     clauses = [c for c in _CLAUSES.split(plain) if c.strip()]
     sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
-    written = [c for c in _CLAUSES.split(_THOUSANDS.sub("", text)) if c.strip()]  # not "half of" as (1/2) *
+    written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
     first = written[0].split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
     stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
-    return _Line(text, sides, units, operands if "=" in plain else [], _value(stated[-1]) if stated else None)
+    return _Line(line, sides, units, operands if "=" in plain else [], _value(stated[-1]) if stated else None)
 
 
 def _unit(side: str) -> str:

@@ -187,3 +187,28 @@ def test_list_bullets_units_per_and_written_fractions_are_read_as_meant(sandbox:
         "7.5 ÷ (1/2) = 3.75 (that is 15)",  # the calculation as it was read
         "700 per week + 450 per week = 1100 (that is 1150)",
     )
+
+
+def test_labels_number_words_shares_and_decimal_commas_are_what_a_student_starts_from(sandbox: Sandbox) -> None:
+    """A right working was marked wrong at its first line: "Step 1:"'s 1, or a 3 the question
+    wrote as "three", was "not a number of the question"; so was 1.5 for its "150%"; "2,50 × 4"
+    (a German student's 2.50) was an arithmetic slip."""
+    eggs = (
+        "Janet's ducks lay 16 eggs per day. She eats three for breakfast and bakes muffins with four. "
+        "She sells the rest for $2 an egg. How much does she make?"
+    )
+    program = "print((16 - 3 - 4) * 2)"
+    steps = checked("Step 1: 3 + 4 = 7\nStep 2: 16 - 7 = 9\nStep 3: 9 * 2 = 18", sandbox, eggs, program)
+    assert steps.first_wrong is None, steps.lines
+    assert steps.lines[0].text == "Step 1: 3 + 4 = 7"  # shown as written
+    copied = checked("Step 1: 3 + 5 = 8\nStep 2: 16 - 8 = 8\nStep 3: 8 * 2 = 16", sandbox, eggs, program)
+    assert copied.first_wrong == 0
+    assert copied.lines[0].reason == "5 is not a number of the question or of an earlier step"
+    house = "Josh buys a house for $80,000 and puts in $50,000 of repairs: its value rose by 150%. What is his profit?"
+    program = "cost = 80000 + 50000\nvalue = 80000 * (1 + 1.5)\nprint(value - cost)"
+    share = checked("80000 * 1.5 = 120000\n80000 + 120000 = 200000\n200000 - 130000 = 70000", sandbox, house, program)
+    assert share.first_wrong is None, share.lines
+    cake = "Ein Kuchen kostet 2,50 Euro. Lisa kauft 4 Kuchen. Wie viel bezahlt sie?"
+    assert checked("2,50 × 4 = 10,00 Euro", sandbox, cake, "print(2.5 * 4)").first_wrong is None
+    slip = checked("2,50 × 4 = 8", sandbox, cake, "print(2.5 * 4)")
+    assert slip.lines[0].reason == "arithmetic slip: that is 10, not 8"
