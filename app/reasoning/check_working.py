@@ -43,7 +43,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
 _CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
-_TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·^()]|\S")
+_TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
     "+": "+",
     "-": "-",
@@ -54,6 +54,8 @@ _OPERATOR = {
     "×": "*",
     "÷": "/",
     "·": "*",
+    "⋅": "*",
+    "∙": "*",
     "^": "**",
     "(": "(",
     ")": ")",
@@ -63,6 +65,9 @@ _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
+# "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
+_RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
+_UNIT_POWER = re.compile(r"\b([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")  # "25 m^2": the 2 is no result
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
 # "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
 _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
@@ -290,6 +295,7 @@ def _digits(text: str) -> str:
 def _plain(text: str) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
+    plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", plain))
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)

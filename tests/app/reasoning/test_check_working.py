@@ -212,3 +212,17 @@ def test_labels_number_words_shares_and_decimal_commas_are_what_a_student_starts
     assert checked("2,50 × 4 = 10,00 Euro", sandbox, cake, "print(2.5 * 4)").first_wrong is None
     slip = checked("2,50 × 4 = 8", sandbox, cake, "print(2.5 * 4)")
     assert slip.lines[0].reason == "arithmetic slip: that is 10, not 8"
+
+
+def test_a_colon_divides_a_dot_multiplies_and_a_units_power_is_no_result(sandbox: Sandbox) -> None:
+    """ "20 : 4 = 5" (division as German and French schools write it) was a slip ("that is 4"),
+    "3 ⋅ 6 = 18" too, and "5 × 5 = 25 m^2" ended in the 2 of its unit; a time of day stays a time."""
+    cookies = "20 Kekse werden gerecht auf 4 Kinder verteilt. Wie viele Kekse bekommt jedes Kind?"
+    assert checked("20 : 4 = 5", sandbox, cookies, "print(20 / 4)").first_wrong is None
+    assert checked("20:4 = 4", sandbox, cookies, "print(20 / 4)").lines[0].reason == "arithmetic slip: that is 5, not 4"
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    assert checked("3 ⋅ 6 = 18\n24 ∙ 1 − 18 = 6", sandbox, muffins, "print(24 - 3 * 6)").first_wrong is None
+    garden = "A square garden has sides of 5 m. What is its area in square metres?"
+    assert checked("5 × 5 = 25 m^2", sandbox, garden, "print(5 ** 2)").first_wrong is None
+    assert checked("5 m × 5 m = 25 m²", sandbox, garden, "print(5 ** 2)").first_wrong is None
+    assert arithmetic_slips("The film starts at 2:30 and 2:30 + 1 = 3:30", sandbox) == ()
