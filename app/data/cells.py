@@ -7,7 +7,7 @@ a value fits — else as text, cell by cell unchanged. On the way:
   `null`, `NaN`, `#N/A` …) are missing values (None), counted for the model and the user; in a
   column of text only an empty cell is (`NA` may be North America there).
 - Numbers: thousands separators, a currency sign before or after (`$1,234.50`, `12 €`), a percent
-  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`), and, in files
+  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`, `$(300)`), and, in files
   that separate their fields with `;`, decimal commas (`1.234,56`).
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
@@ -34,7 +34,8 @@ _BOOLS = {"true": True, "false": False, "yes": True, "no": False}
 _INT = re.compile(r"[-+]?\d{1,18}")
 _CURRENCY = "$€£¥₹"
 _NUMBER = re.compile(
-    rf"(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?(?P<digits>[\d.,' \u00a0\u202f]*\d)"
+    rf"(?P<lead>[{_CURRENCY}])?(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?"
+    rf"(?P<digits>[\d.,' \u00a0\u202f]*\d)"
     rf"(?P<exp>[eE][-+]?\d+)?\s?(?P<after>[{_CURRENCY}%])?(?P<close>\))?"
 )
 _COMMA_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
@@ -154,7 +155,8 @@ def _number(text: str, comma: bool) -> tuple[float, str, bool] | None:
     match = _NUMBER.fullmatch(text.strip())
     if match is None or bool(match["open"]) != bool(match["close"]):
         return None
-    if match["before"] and match["after"]:
+    before = match["lead"] or match["before"]  # "$(300)" as "($300)"
+    if (match["lead"] and match["before"]) or (before and match["after"]):
         return None
     digits = match["digits"]
     shape = _DOT_THOUSANDS if comma else _COMMA_THOUSANDS
@@ -167,7 +169,7 @@ def _number(text: str, comma: bool) -> tuple[float, str, bool] | None:
         return None
     negative = match["open"] is not None or match["sign"] in ("-", "−")
     fraction = "." in plain or bool(match["exp"]) or match["after"] == "%"
-    return -value if negative else value, match["before"] or match["after"] or "", fraction
+    return -value if negative else value, before or match["after"] or "", fraction
 
 
 # -- dates ------------------------------------------------------------------------------------

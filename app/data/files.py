@@ -10,6 +10,7 @@ message that says what and where.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime
 import io
@@ -129,9 +130,12 @@ def open_data(path: Path) -> DataSet:
 
 
 def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
-    if b"\x00" in data[:65536]:
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode Text" (tab-separated)
+        text, notes = data.decode("utf-16", errors="replace"), list[str]()
+    elif b"\x00" in data[:65536]:
         raise DataError(f"{name} looks like a binary file, not text")
-    text, notes = _decode(data)
+    else:
+        text, notes = _decode(data)
     comments = _LEADING_COMMENTS.match(text)
     if comments:  # "# Data source: …" above the column names, as exported data often begins
         text = text[comments.end() :]
@@ -335,6 +339,10 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     width = max(len(row) for row in rows)
     while width and all(len(row) < width or _blank(row[width - 1]) for row in rows):
         width -= 1  # trailing empty columns (a spreadsheet's formatting, not data)
+    below = _notes_below(rows, width)
+    if below:
+        rows = rows[:-below]
+        notes = [*notes, f"{below} note line{'s' if below > 1 else ''} under the table left out"]
     header, body = rows[0], [[*row, *[None] * (width - len(row))] for row in rows[1:]]
     columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
     notes = notes + ([renamed] if renamed else [])
@@ -365,12 +373,41 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
 
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:
     """How many title lines stand above the column names (a report's title): leading rows of one
-    filled cell, when a wider row of names — no numbers or dates in it — follows within 10. A
+    filled cell — or of a few, with a number in them ("Population by county, 2020"), narrower than
+    what follows — when a wider row of names, no numbers or dates in it, follows within 10. A
     header with one name ("Date,,") over rows of data stays the header."""
-    for index, row in enumerate(rows[:11]):
-        if sum(not _blank(cell) for cell in row) >= 2:
-            return index if not any(_data_like(cell) for cell in row) else 0
+    wide = [(index, _filled(row)) for index, row in enumerate(rows[:11]) if _filled(row) >= 2]
+    for (index, filled), after in zip(wide, [*wide[1:], (0, 0)], strict=False):
+        if not any(_data_like(cell) for cell in rows[index]):
+            return index
+        if filled >= after[1]:
+            return 0  # data as wide as what follows: there is no title
     return 0
+
+
+def _filled(row: Sequence[Any]) -> int:
+    return sum(not _blank(cell) for cell in row)
+
+
+# A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …"), a note's word, or a sentence.
+_NOTE = re.compile(
+    r"\s*(?:[*†‡¹²³]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b"
+    r"|(?:\S+\s+){5})",
+    re.I,
+)
+
+
+def _notes_below(rows: Sequence[Sequence[Any]], width: int) -> int:
+    """How many lines under a table of several columns are notes ("Note: figures are estimates",
+    "* unaudited"): trailing rows of one filled cell that reads as a note, at most 10 (a row with
+    only its name filled is data)."""
+    count = 0
+    while width >= 2 and count < min(10, len(rows) - 2) and _filled(rows[-1 - count]) == 1:
+        cell = next(cell for cell in rows[-1 - count] if not _blank(cell))
+        if not isinstance(cell, str) or not _NOTE.match(cell):
+            break
+        count += 1
+    return count
 
 
 _DATA_LIKE = re.compile(r"[\d\s.,:/$€£%()+-]+")

@@ -254,3 +254,30 @@ def test_a_european_export_with_a_comment_line_decimal_commas_and_gaps(tmp_path:
     assert titled.columns == ("region", "units") and titled.notes == (
         "1 line above the column names left out (a title or comment)",
     )
+
+
+def test_a_report_with_a_dated_title_notes_under_it_and_accounting_dollars(tmp_path: Path) -> None:
+    """A government-style export: its title holds a comma and a year ("…, 2020", so it was taken
+    for the header), notes stand under the table (they made every column text), and "$(300)" is
+    minus 300 (it made the column text)."""
+    report = (
+        "Table 1. Population by county, 2020\nSource: Census Bureau\n\n"
+        'County,Population,Change\nAdams,"1,234",$(300)\nBrown,"56,789",$120\n\n'
+        "Note: figures are estimates.\n* revised in 2021\n"
+    )
+    (table,) = open_data(_write(tmp_path / "report.csv", report)).tables
+    assert table.columns == ("County", "Population", "Change")
+    assert table.types == ("text", "int", "int") and table.rows == (("Adams", 1234, -300), ("Brown", 56789, 120))
+    assert table.units == ("", "", "$")
+    assert "2 lines above the column names left out (a title or comment)" in table.notes
+    assert "2 note lines under the table left out" in table.notes
+    kept = open_data(_write(tmp_path / "names.csv", "Name,Score\nAnn,90\nBob,\nClark,\n")).tables[0]
+    assert kept.rows[-1] == ("Clark", None)  # a row with only its name filled is data
+
+
+def test_excels_unicode_text_is_read(tmp_path: Path) -> None:
+    """Excel's "Unicode Text" (UTF-16 with a byte-order mark, tab-separated) was "a binary file"."""
+    path = tmp_path / "export.txt"
+    path.write_bytes("Name\tCity\tSales\nJosé\tKöln\t1234.5\nZoë\tMálaga\t2000\n".encode("utf-16"))
+    (table,) = open_data(path).tables
+    assert table.columns == ("Name", "City", "Sales") and table.rows[1] == ("Zoë", "Málaga", 2000.0)
