@@ -327,22 +327,12 @@ def _too_many_columns(name: str, count: int) -> str:
 
 
 def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decimal_comma: bool = False) -> Table:
-    rows = [list(row[:MAX_COLUMNS]) for row in rows if not all(_blank(cell) for cell in row)]  # blank lines
-    above = _above_header(rows)
-    if above:
-        rows = rows[above:]
-        notes = [*notes, f"{above} line{'s' if above > 1 else ''} above the column names left out (a title or comment)"]
+    rows, notes = _framed([list(row[:MAX_COLUMNS]) for row in rows if not all(_blank(cell) for cell in row)], notes)
     if not rows:
         raise DataError(f"{name} holds no data")
     if len(rows) == 1:
         raise DataError(f"{name} holds a header line but no rows of data")
     width = max(len(row) for row in rows)
-    while width and all(len(row) < width or _blank(row[width - 1]) for row in rows):
-        width -= 1  # trailing empty columns (a spreadsheet's formatting, not data)
-    below = _notes_below(rows, width)
-    if below:
-        rows = rows[:-below]
-        notes = [*notes, f"{below} note line{'s' if below > 1 else ''} under the table left out"]
     header, body = rows[0], [[*row, *[None] * (width - len(row))] for row in rows[1:]]
     columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
     notes = notes + ([renamed] if renamed else [])
@@ -371,6 +361,31 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     )  # fmt: skip
 
 
+def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], list[str]]:
+    """The table inside what frames it, as reports and sheets come: without the title above the
+    column names, the notes under it and empty columns before and after it, with a two-line
+    header joined into one; each change said in a note. `rows` has no blank lines."""
+    above = _above_header(rows)
+    if above:
+        rows = rows[above:]
+        notes = [*notes, f"{above} line{'s' if above > 1 else ''} above the column names left out (a title or comment)"]
+    width = max((len(row) for row in rows), default=0)
+    while width and all(len(row) < width or _blank(row[width - 1]) for row in rows):
+        width -= 1  # trailing empty columns (a spreadsheet's formatting, not data)
+    below = _notes_below(rows, width)
+    if below:
+        rows = rows[:-below]
+        notes = [*notes, f"{below} note line{'s' if below > 1 else ''} under the table left out"]
+    start = 0
+    while start < width - 1 and all(start >= len(row) or _blank(row[start]) for row in rows):
+        start += 1  # leading empty columns (a sheet that starts at B2)
+    rows = [row[start:width] for row in rows]
+    if _two_level(rows):  # "Sales" over "Q1" and "Q2": one header, "Sales Q1" and "Sales Q2"
+        rows = [_joined_header(rows[0], rows[1], width - start), *rows[2:]]
+        notes = [*notes, "two header lines joined into one (Sales over Q1 is Sales Q1)"]
+    return rows, notes
+
+
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:
     """How many title lines stand above the column names (a report's title): leading rows of one
     filled cell — or of a few, with a number in them ("Population by county, 2020"), narrower than
@@ -383,6 +398,28 @@ def _above_header(rows: Sequence[Sequence[Any]]) -> int:
         if filled >= after[1]:
             return 0  # data as wide as what follows: there is no title
     return 0
+
+
+def _two_level(rows: Sequence[Sequence[Any]]) -> bool:
+    """A header over a second header line: names over a line of names (no numbers or dates) that
+    fills cells the first left blank (merged cells), and data under them."""
+    if len(rows) < 3:
+        return False
+    top, sub, data = rows[0], rows[1], rows[2]
+    gaps = any(_blank(top[i]) if i < len(top) else True for i, cell in enumerate(sub) if not _blank(cell))
+    names = _filled(sub) >= 2 and not any(_data_like(cell) for cell in sub)
+    return gaps and names and any(_data_like(cell) for cell in data) and not _blank(top[0] if top else None)
+
+
+def _joined_header(top: Sequence[Any], sub: Sequence[Any], width: int) -> list[Any]:
+    """Each column's name: the name above it (carried across merged cells) and its own."""
+    joined, above = [], None
+    for i in range(width):
+        own = top[i] if i < len(top) and not _blank(top[i]) else None
+        above = own if own is not None else above
+        below = sub[i] if i < len(sub) and not _blank(sub[i]) else None
+        joined.append(own if below is None else " ".join(str(part).strip() for part in (above, below) if part))
+    return joined
 
 
 def _filled(row: Sequence[Any]) -> int:

@@ -281,3 +281,25 @@ def test_excels_unicode_text_is_read(tmp_path: Path) -> None:
     path.write_bytes("Name\tCity\tSales\nJosé\tKöln\t1234.5\nZoë\tMálaga\t2000\n".encode("utf-16"))
     (table,) = open_data(path).tables
     assert table.columns == ("Name", "City", "Sales") and table.rows[1] == ("Zoë", "Málaga", 2000.0)
+
+
+def test_a_sheet_that_starts_at_b2_and_a_header_of_two_lines(tmp_path: Path) -> None:
+    """A sheet laid out by hand: its table starts at B2 (an empty column_1 was read), and "Sales"
+    merged over "Q1" and "Q2" (every column was text, the second header line a row of data)."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Plan"
+    for row in (["Region", "Sales", None, "Costs", None], [None, "Q1", "Q2", "Q1", "Q2"], ["North", 10, 12, 5, 6]):
+        sheet.append([None, *row])
+    sheet.insert_rows(1)
+    sheet.merge_cells("C2:D2")
+    sheet.merge_cells("E2:F2")
+    sheet.append([None, "South", 8, 9, 4, 4])
+    book.save(tmp_path / "plan.xlsx")
+    (table,) = open_data(tmp_path / "plan.xlsx").tables
+    assert table.columns == ("Region", "Sales Q1", "Sales Q2", "Costs Q1", "Costs Q2")
+    assert table.types == ("text", "int", "int", "int", "int") and table.rows[1] == ("South", 8, 9, 4, 4)
+    assert "two header lines joined into one (Sales over Q1 is Sales Q1)" in table.notes
+    one_line = open_data(_write(tmp_path / "names.csv", "Name,,Score\nAnn,x,90\nBob,y,85\n")).tables[0]
+    assert one_line.columns == ("Name", "column_2", "Score")  # one header line with a gap stays one
