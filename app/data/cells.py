@@ -4,11 +4,12 @@ A column is read as one kind — the first of int, float, bool, date, datetime t
 a value fits — else as text, cell by cell unchanged. On the way:
 
 - Gaps: in a column of numbers or dates, an empty cell and the usual markers (`NA`, `N/A`, `-`,
-  `null`, `NaN`, `#N/A` …) are missing values (None), counted for the model and the user; in a
-  column of text only an empty cell is (`NA` may be North America there).
+  `null`, `NaN`, `#N/A`, the World Bank's `..`, Eurostat's `:` …) are missing values (None),
+  counted for the model and the user; in a column of text only an empty cell is (`NA` may be
+  North America there).
 - Numbers: thousands separators, a currency sign before or after (`$1,234.50`, `12 €`), a percent
-  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`, `$(300)`), and, in files
-  that separate their fields with `;`, decimal commas (`1.234,56`).
+  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`, `$(300)`), and,
+  in files that separate their fields with `;`, decimal commas (`1.234,56`).
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
   tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
@@ -29,6 +30,7 @@ Cell = int | float | bool | str | None
 
 GAP_MARKERS = frozenset(
     {"na", "n/a", "n.a.", "nan", "null", "none", "nil", "-", "--", "—", "–", "?", "#n/a", "missing"}
+    | {"..", "...", "…", ":", "x"}  # statistics offices: the World Bank's and OECD's "..", Eurostat's ":"
 )
 _BOOLS = {"true": True, "false": False, "yes": True, "no": False}
 _INT = re.compile(r"[-+]?\d{1,18}")

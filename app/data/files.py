@@ -102,7 +102,7 @@ class DataSet:
 
 
 def open_data(path: Path) -> DataSet:
-    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson, .json)."""
+    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson, .json/.geojson)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -121,7 +121,7 @@ def open_data(path: Path) -> DataSet:
     data = path.read_bytes()
     if suffix in (".jsonl", ".ndjson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_lines(_name(path.stem), data)),))
-    if suffix == ".json":
+    if suffix in (".json", ".geojson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_records(_name(path.stem), data)),))
     return DataSet(path.name, (_csv_table(_name(path.stem), data, tab=suffix == ".tsv"),))
 
@@ -198,36 +198,81 @@ def _json_lines(name: str, data: bytes) -> list[dict[str, Any]]:
 
 
 def _json_records(name: str, data: bytes) -> list[dict[str, Any]]:
-    """A .json file's records: a list of objects (as most exports write them), an object holding
-    one such list (`{"data": [...]}`), or JSON lines under a .json name."""
+    """A .json file's records in the shapes exports write them: a list of objects, an object
+    holding one such list (`{"data": [...]}`), GeoJSON's features (their properties), pandas'
+    `to_json` (a column of values by row, or "split": columns and rows of values), a list of rows
+    under a row of names, or JSON lines under a .json name."""
     try:
         whole = json.loads(data)
     except RecursionError as exc:
         raise DataError(f"{name} is nested too deeply to read as data") from exc
     except ValueError:
         return _json_lines(name, data)  # several objects, one per line
-    if isinstance(whole, dict):
+    records = _records_in(whole)
+    if records is None:
+        raise DataError(f"{name} is JSON but not a list of records (objects with the same keys)")
+    if len(records) > MAX_ROWS:
+        raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+    return records
+
+
+def _records_in(whole: Any) -> list[dict[str, Any]] | None:
+    if isinstance(whole, dict) and isinstance(whole.get("columns"), list) and isinstance(whole.get("data"), list):
+        whole = [whole["columns"], *whole["data"]]  # pandas' "split"
+    elif isinstance(whole, dict) and whole and all(isinstance(value, dict) for value in whole.values()):
+        whole = _by_row(whole)
+    elif isinstance(whole, dict):
         lists = [value for value in whole.values() if isinstance(value, list) and value]
         whole = lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
+    if isinstance(whole, list) and len(whole) > 1 and all(isinstance(row, list) for row in whole):
+        header = [str(cell) for cell in whole[0]]  # rows of values under a row of names
+        if len(set(header)) == len(header) and all(len(row) <= len(header) for row in whole[1:]):
+            whole = [dict(zip(header, row, strict=False)) for row in whole[1:]]
     if not isinstance(whole, list) or not whole or not all(isinstance(record, dict) for record in whole):
-        raise DataError(f"{name} is JSON but not a list of records (objects with the same keys)")
-    if len(whole) > MAX_ROWS:
-        raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
+        return None
+    if all(record.get("type") == "Feature" and isinstance(record.get("properties"), dict) for record in whole):
+        return [record["properties"] for record in whole]  # GeoJSON: each place's properties
     return whole
 
 
 def _records_table(name: str, records: list[dict[str, Any]]) -> Table:
     columns: dict[str, None] = {}
-    for record in records:
-        columns.update(dict.fromkeys(str(key) for key in record))
+    flat = [_flat(record) for record in records]
+    for record in flat:
+        columns.update(dict.fromkeys(record))
         if len(columns) > MAX_COLUMNS:
             raise DataError(_too_many_columns(name, len(columns)))
     header = list(columns)
     rows: list[list[Any]] = [header]
-    for record in records:
-        by_text = {str(key): value for key, value in record.items()}
-        rows.append([_json_cell(by_text.get(column)) for column in header])
+    for record in flat:
+        rows.append([_json_cell(record.get(column)) for column in header])
     return _table(name, rows, [])
+
+
+def _by_row(whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """An object of objects as records: pandas' default `to_json` (each column's values by row
+    number, `{"score": {"0": 1, "1": 2}}`), else one record per key (its "index" form, the key
+    kept as a column)."""
+    inner = {str(key) for values in whole.values() for key in values}
+    if all(key.isdigit() for key in inner) or len(inner) > len(whole):
+        by_row: dict[str, dict[str, Any]] = {}
+        for column, values in whole.items():
+            for row, value in values.items():
+                by_row.setdefault(str(row), {})[str(column)] = value
+        return list(by_row.values())
+    name = next(candidate for candidate in ("key", "key_", "key__", "") if candidate not in inner)
+    return [{name: key, **values} for key, values in whole.items()]
+
+
+def _flat(record: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """A record's nested objects as columns of their own, named by their path ("price.amount")."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, dict) and value and depth:
+            out.update({f"{key}.{inner}": v for inner, v in _flat(value, depth - 1).items()})
+        else:
+            out[str(key)] = value
+    return out
 
 
 def _json_cell(value: Any) -> Any:

@@ -18,7 +18,8 @@ from app.ui.dialogs import data_file_path
 from app.ui.events import DataOpened, DataRefused
 from app.ui.question_pane import QuestionPane
 
-_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson", ".json"}  # .xls: to be refused in words
+# .xls: to be refused in words
+_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson", ".json", ".geojson"}
 
 
 class DataFiles(QObject):

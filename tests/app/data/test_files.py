@@ -122,6 +122,17 @@ def test_a_json_file_of_records_in_each_usual_shape(tmp_path: Path) -> None:
         "list.json": json.dumps(records),  # as most exports write them
         "wrapped.json": json.dumps({"source": "USDA", "data": records}),  # one list of records inside
         "lines.json": "\n".join(json.dumps(record) for record in records),  # JSON lines named .json
+        # GeoJSON: each feature's properties (it was one text column per key of a feature)
+        "places.geojson": json.dumps(
+            {
+                "type": "FeatureCollection",
+                "features": [{"type": "Feature", "properties": r, "geometry": None} for r in records],
+            }
+        ),
+        # pandas' to_json: by default each column's values by row number, or "split"
+        "pandas.json": json.dumps({k: {str(n): r[k] for n, r in enumerate(records)} for k in records[0]}),
+        "split.json": json.dumps({"columns": list(records[0]), "data": [list(r.values()) for r in records]}),
+        "rows.json": json.dumps([list(records[0]), *[list(r.values()) for r in records]]),  # rows under names
     }
     for name, text in shapes.items():
         (table,) = open_data(_write(tmp_path / name, text)).tables
@@ -303,3 +314,27 @@ def test_a_sheet_that_starts_at_b2_and_a_header_of_two_lines(tmp_path: Path) -> 
     assert "two header lines joined into one (Sales over Q1 is Sales Q1)" in table.notes
     one_line = open_data(_write(tmp_path / "names.csv", "Name,,Score\nAnn,x,90\nBob,y,85\n")).tables[0]
     assert one_line.columns == ("Name", "column_2", "Score")  # one header line with a gap stays one
+
+
+def test_nested_objects_and_a_record_per_key_are_columns(tmp_path: Path) -> None:
+    """ "price": {"amount": 3} was one text column '{"amount": 3}'; an object of records (pandas'
+    "index" form) was read with its keys as columns."""
+    nested = [{"item": "tea", "price": {"amount": 3.5, "currency": "EUR"}}, {"item": "cake", "price": {"amount": 2}}]
+    (table,) = open_data(_write(tmp_path / "shop.json", json.dumps(nested))).tables
+    assert table.columns == ("item", "price.amount", "price.currency")
+    assert table.types == ("text", "float", "text") and table.rows[1] == ("cake", 2.0, None)
+    cities = {
+        "Berlin": {"pop": 3.6, "area": 891},
+        "Paris": {"pop": 2.1, "area": 105},
+        "Rome": {"pop": 2.8, "area": 1285},
+    }
+    (table,) = open_data(_write(tmp_path / "cities.json", json.dumps(cities))).tables
+    assert table.columns == ("key", "pop", "area") and table.rows[2] == ("Rome", 2.8, 1285)
+
+
+def test_the_gaps_statistics_offices_write(tmp_path: Path) -> None:
+    """The World Bank's ".." (every year column with one was text) and Eurostat's ":"."""
+    text = '"Country Name","2019","2020"\n"Aruba","..","12.5"\n"Chad","3.4",":"\n'
+    (table,) = open_data(_write(tmp_path / "wdi.csv", text)).tables
+    assert table.types == ("text", "float", "float") and table.rows == (("Aruba", None, 12.5), ("Chad", 3.4, None))
+    assert table.missing == (0, 1, 1)
