@@ -42,7 +42,15 @@ RELATIVE_TOLERANCE = 1e-9  # floating-point error only: 160780001 is not 1607800
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
-_CLAUSES = re.compile(r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)", re.I)
+_CLAUSES = re.compile(
+    r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)|\.\s+(?=[A-Za-z0-9$€£(])",
+    re.I,
+)  # a full stop before the next sentence too ("9 eggs left. 9 × 2 = $18")
+# Operators in words, as a student writes them ("3 times 6 = 18", "20 divided by 4 = 5")
+_WORDED = re.compile(r"(?<!\\)\b(times|multiplied by|divided by|plus|minus|take away)\b", re.I)
+_WORDED_AS = {"times": "*", "multiplied by": "*", "divided by": "/", "plus": "+", "minus": "-", "take away": "-"}
+_VULGAR = {"½": "1/2", "¼": "1/4", "¾": "3/4", "⅓": "1/3", "⅔": "2/3", "⅛": "1/8"}
+_VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
     "+": "+",
@@ -296,6 +304,8 @@ def _plain(text: str) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", plain))
+    plain = _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain)
+    plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1)}{'+' if m.group(1) else ''}{_VULGAR[m.group(2)]})", plain)
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)

@@ -226,3 +226,20 @@ def test_a_colon_divides_a_dot_multiplies_and_a_units_power_is_no_result(sandbox
     assert checked("5 × 5 = 25 m^2", sandbox, garden, "print(5 ** 2)").first_wrong is None
     assert checked("5 m × 5 m = 25 m²", sandbox, garden, "print(5 ** 2)").first_wrong is None
     assert arithmetic_slips("The film starts at 2:30 and 2:30 + 1 = 3:30", sandbox) == ()
+
+
+def test_operators_in_words_sentences_and_vulgar_fractions(sandbox: Sandbox) -> None:
+    """ "3 times 6 = 18" was an arithmetic slip ("that is 6"), so was "9 eggs left. 9 × 2 = $18."
+    (two sentences read as one) and "2½ × 60 = 150" ("that is 120")."""
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    program = "print(24 - 3 * 6)"
+    assert checked("3 times 6 = 18\n24 minus 18 = 6", sandbox, muffins, program).first_wrong is None
+    assert checked("3 multiplied by 6 = 18\n24 take away 18 = 6", sandbox, muffins, program).first_wrong is None
+    slip = checked("3 times 6 = 17\n24 minus 17 = 7", sandbox, muffins, program)
+    assert slip.lines[0].reason == "arithmetic slip: that is 18, not 17"
+    cookies = "20 cookies are shared equally by 4 children. How many does each child get?"
+    assert checked("20 divided by 4 = 5", sandbox, cookies, "print(20 / 4)").first_wrong is None
+    assert checked("3 × 6 = 18 sold. 24 − 18 = 6 left.", sandbox, muffins, program).first_wrong is None
+    train = "A train goes 60 miles an hour for 2 hours and 30 minutes. How far does it go?"
+    assert checked("2½ × 60 = 150", sandbox, train, "print(60 * 2.5)").first_wrong is None
+    assert arithmetic_slips("She works 5 days, so 5 times 8 = 45 hours.", sandbox) == ("5 * 8 = 45 hours (that is 40)",)
