@@ -47,8 +47,9 @@ _CLAUSES = re.compile(
     re.I,
 )  # a full stop before the next sentence too ("9 eggs left. 9 × 2 = $18")
 # Operators in words, as a student writes them ("3 times 6 = 18", "20 divided by 4 = 5")
-_WORDED = re.compile(r"(?<!\\)\b(times|multiplied by|divided by|plus|minus|take away)\b", re.I)
 _WORDED_AS = {"times": "*", "multiplied by": "*", "divided by": "/", "plus": "+", "minus": "-", "take away": "-"}
+_WORDED_AS |= {"mal": "*", "geteilt durch": "/", "fois": "*", "divisé par": "/", "moins": "-"}  # German, French
+_WORDED = re.compile(r"(?<!\\)\b(" + "|".join(_WORDED_AS) + r")\b", re.I)
 _VULGAR = {"½": "1/2", "¼": "1/4", "¾": "3/4", "⅓": "1/3", "⅔": "2/3", "⅛": "1/8"}
 _VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
