@@ -177,12 +177,29 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
             for v in verdicts
         ]
+    verdicts = _rejoined(lines, verdicts)
     if verdicts and all(v.ok for v in verdicts) and target is not None:
         last = lines[-1].result
         if last is None or not _close(last, target):  # right so far, but it stops short of the answer
             reason = f"right, but a step is missing after it: the answer is {format_float(target)}"
             verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _rejoined(lines: list[_Line], verdicts: list[LineVerdict]) -> list[LineVerdict]:
+    """A step off the solution's route that a later line on it builds on is right (3 + 4 = 7 eggs
+    used, then 16 - 7 = 9 left, the solution's value): a slip after it is the line to look at."""
+    on_route = [v.ok and v.step is not None for v in verdicts]
+    for n in reversed(range(len(verdicts))):
+        result = lines[n].result
+        if verdicts[n].off_route and result is not None:
+            used = any(
+                on_route[j] and any(_close(result, op) for op in lines[j].operands) for j in range(n + 1, len(lines))
+            )
+            if used:
+                verdicts[n] = replace(verdicts[n], ok=True, reason="right, by another route than the solution's")
+                on_route[n] = True
+    return verdicts
 
 
 @dataclass(frozen=True)

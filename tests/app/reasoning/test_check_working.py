@@ -245,3 +245,15 @@ def test_operators_in_words_sentences_and_vulgar_fractions(sandbox: Sandbox) -> 
     train = "A train goes 60 miles an hour for 2 hours and 30 minutes. How far does it go?"
     assert checked("2½ × 60 = 150", sandbox, train, "print(60 * 2.5)").first_wrong is None
     assert arithmetic_slips("She works 5 days, so 5 times 8 = 45 hours.", sandbox) == ("5 * 8 = 45 hours (that is 40)",)
+
+
+def test_a_step_of_another_route_that_the_solutions_route_builds_on_is_not_the_error(sandbox: Sandbox) -> None:
+    """ "3 + 4 = 7" (eggs used: the program subtracts 3 and 4 one by one), "16 - 7 = 9" (the
+    program's 9), "9 × 2 = 19": the slip was named at the first line, as a number no step has."""
+    eggs = "Janet's ducks lay 16 eggs. She eats three and bakes with four. She sells the rest at $2 each. How much?"
+    result = checked("3 + 4 = 7\n16 - 7 = 9\n9 × 2 = 19", sandbox, eggs, "left = 16 - 3 - 4\nprint(left * 2)")
+    assert result.first_wrong == 2 and result.lines[2].reason == "arithmetic slip: that is 18, not 19"
+    assert result.lines[0].reason == "right, by another route than the solution's"
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    wrong_route = checked("3 + 6 = 9\n24 - 9 = 14", sandbox, muffins, "print(24 - 3 * 6)")
+    assert wrong_route.first_wrong == 0  # a route that never rejoins is still where it went wrong
