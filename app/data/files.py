@@ -473,23 +473,30 @@ def _filled(row: Sequence[Any]) -> int:
 
 # A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …"), a note's word, or a sentence.
 _NOTE = re.compile(
-    r"\s*(?:[*†‡¹²³]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b"
-    r"|(?:\S+\s+){5})",
+    r"\s*(?:[*†‡¹²³]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b)",
     re.I,
 )
+_SENTENCE = re.compile(r"\s*(?:\S+\s+){5}")  # six words or more
 
 
 def _notes_below(rows: Sequence[Sequence[Any]], width: int) -> int:
     """How many lines under a table of several columns are notes ("Note: figures are estimates",
-    "* unaudited"): trailing rows of one filled cell that reads as a note, at most 10 (a row with
-    only its name filled is data)."""
+    "* unaudited", "Data for 2021 are provisional."): trailing rows of one filled cell that reads
+    as a note, at most 10. A row with only its name filled is data, and so is a sentence under a
+    table whose column of it holds sentences (answers to a survey)."""
     count = 0
     while width >= 2 and count < min(10, len(rows) - 2) and _filled(rows[-1 - count]) == 1:
-        cell = next(cell for cell in rows[-1 - count] if not _blank(cell))
-        if not isinstance(cell, str) or not _NOTE.match(cell):
+        row = rows[-1 - count]
+        column, cell = next((i, cell) for i, cell in enumerate(row) if not _blank(cell))
+        if not isinstance(cell, str) or not (_NOTE.match(cell) or _sentence_under_words(rows, column, cell)):
             break
         count += 1
     return count
+
+
+def _sentence_under_words(rows: Sequence[Sequence[Any]], column: int, cell: str) -> bool:
+    above = (row[column] for row in rows[1:] if column < len(row) and isinstance(row[column], str))
+    return bool(_SENTENCE.match(cell)) and not any(_SENTENCE.match(text) for text in above if text != cell)
 
 
 _DATA_LIKE = re.compile(r"[\d\s.,:/$€£%()+-]+")

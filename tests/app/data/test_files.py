@@ -284,6 +284,11 @@ def test_a_report_with_a_dated_title_notes_under_it_and_accounting_dollars(tmp_p
     assert "2 note lines under the table left out" in table.notes
     kept = open_data(_write(tmp_path / "names.csv", "Name,Score\nAnn,90\nBob,\nClark,\n")).tables[0]
     assert kept.rows[-1] == ("Clark", None)  # a row with only its name filled is data
+    survey = "comment,score\nGreat course would take it again,5\nI did not like the pace of it at all,\n"
+    answers = open_data(_write(tmp_path / "survey.csv", survey)).tables[0]
+    assert len(answers.rows) == 2  # a sentence under sentences is an answer, not a note
+    provisional = "Region,Sales\nNorth,100\nSouth,90\nData for 2021 are provisional and may change.\n"
+    assert open_data(_write(tmp_path / "p.csv", provisional)).tables[0].rows == (("North", 100), ("South", 90))
 
 
 def test_excels_unicode_text_is_read(tmp_path: Path) -> None:
