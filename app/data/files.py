@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from app.data.cells import Cell, read_column
+from app.data.cells import Cell, Column, read_column
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_UNPACKED_BYTES = 400 * 1024 * 1024  # an .xlsx is a zip: its parts together, unpacked
@@ -394,6 +394,11 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     if cut:
         notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
     read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
+    total = _total_row(cleaned, read)
+    if total:  # a sum a program would count twice (and take for the largest row); it is the rows' own
+        cleaned = cleaned[:-1]
+        read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
+        notes.append(f'the last row, "{total}", left out: it is the sum of the rows above')
     read_as: dict[str, list[str]] = {}  # a note, and the columns it is about: one line for them all
     for column, reading in zip(columns, read, strict=True):
         if reading.note:
@@ -404,6 +409,26 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
         name, columns, tuple(c.kind for c in read), typed, tuple(notes),
         tuple(c.missing for c in read), tuple(c.unit for c in read),
     )  # fmt: skip
+
+
+_TOTAL = re.compile(r"(?:grand\s+)?totals?|sum|summe|gesamt|insgesamt|total général|totaux|totale", re.I)
+
+
+def _total_row(cleaned: list[list[Cell]], read: Sequence[Column]) -> str | None:
+    """The name of a last row that sums the rows above ("Total": each number of it the sum of its
+    column above), else None."""
+    if len(cleaned) < 3:
+        return None
+    last = cleaned[-1]
+    name = next((cell for cell in last if isinstance(cell, str) and _TOTAL.fullmatch(cell.strip())), None)
+    numbers = [c for c in read if c.kind in ("int", "float")]
+    if name is None or not numbers:
+        return None
+    for column in numbers:
+        total, above = column.values[-1], [v for v in column.values[:-1] if isinstance(v, int | float)]
+        if total is not None and not math.isclose(float(total), math.fsum(above), rel_tol=1e-6, abs_tol=0.01):
+            return None
+    return name
 
 
 def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], list[str]]:

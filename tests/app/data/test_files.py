@@ -343,3 +343,14 @@ def test_the_gaps_statistics_offices_write(tmp_path: Path) -> None:
     (table,) = open_data(_write(tmp_path / "wdi.csv", text)).tables
     assert table.types == ("text", "float", "float") and table.rows == (("Aruba", None, 12.5), ("Chad", 3.4, None))
     assert table.missing == (0, 1, 1)
+
+
+def test_a_total_row_that_sums_the_rows_above_is_left_out(tmp_path: Path) -> None:
+    """ "Total" under the years made the year column text, and a program summing revenue counted
+    it twice (max() took it for the best year); a row that is not their sum stays."""
+    text = 'Year,Revenue,Growth\n2019,"$1,200",5%\n2020,"$(300)",-2.5%\n2021,"$1,500",12.5%\nTotal,"$2,400",\n'
+    (table,) = open_data(_write(tmp_path / "revenue.csv", text)).tables
+    assert table.types == ("int", "int", "float") and table.rows[-1] == (2021, 1500, 12.5)
+    assert 'the last row, "Total", left out: it is the sum of the rows above' in table.notes
+    kept = open_data(_write(tmp_path / "points.csv", "Team,Points\nA,10\nB,20\nTotal,31\n")).tables[0]
+    assert kept.rows[-1] == ("Total", 31)  # not the sum: data as written
