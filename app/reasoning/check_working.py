@@ -73,7 +73,7 @@ _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
-_PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+of\b")
+_PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+(?:of|von|de)\b")
 # "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
 _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"\b([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")  # "25 m^2": the 2 is no result
@@ -328,7 +328,8 @@ def _plain(text: str) -> str:
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)
     plain = _HALF_OF.sub(lambda m: _PARTS[m.group(1).lower()], plain)  # "half of 20 = 10"
-    return re.sub(r"%\s*of\b", "% *", plain)
+    plain = re.sub(r"(?<=\d) %", "%", plain)  # "25 %", as German and French write it
+    return re.sub(r"%\s*(?:of|von|de)\b", "% *", plain)
 
 
 def _given(question: str) -> list[float]:

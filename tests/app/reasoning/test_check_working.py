@@ -241,6 +241,8 @@ def test_operators_in_words_sentences_and_vulgar_fractions(sandbox: Sandbox) -> 
     assert checked("20 divided by 4 = 5", sandbox, cookies, "print(20 / 4)").first_wrong is None
     assert checked("20 geteilt durch 4 = 5", sandbox, cookies, "print(20 / 4)").first_wrong is None
     assert checked("3 mal 6 = 18\n24 moins 18 = 6", sandbox, muffins, program).first_wrong is None
+    shirt = "Ein Hemd kostet 40 €. Es gibt 25 % Rabatt. Was kostet es jetzt?"
+    assert checked("25 % von 40 = 10\n40 − 10 = 30", sandbox, shirt, "print(40 - 40 * 0.25)").first_wrong is None
     assert checked("3 × 6 = 18 sold. 24 − 18 = 6 left.", sandbox, muffins, program).first_wrong is None
     train = "A train goes 60 miles an hour for 2 hours and 30 minutes. How far does it go?"
     assert checked("2½ × 60 = 150", sandbox, train, "print(60 * 2.5)").first_wrong is None
