@@ -310,7 +310,9 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
         for sheet in sheets:
             name = _unique(_name(sheet.title), names)
             notes: list[str] = []
-            rows = list(_capped_rows((_xlsx_row(row, notes) for row in sheet.iter_rows(values_only=True)), name))
+            percent = _percent_columns(sheet)
+            values = (_xlsx_row(row, notes, percent) for row in sheet.iter_rows(values_only=True))
+            rows = list(_capped_rows(values, name))
             if not any(not _blank(cell) for row in rows for cell in row):
                 continue  # an empty sheet is not a table
             errors = sum(1 for note in notes if note == "error")
@@ -328,13 +330,34 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
 _EXCEL_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
 
 
-def _xlsx_row(row: Sequence[Any], notes: list[str]) -> list[Any]:
-    cells = [_xlsx_cell(value) for value in row]
+def _percent_columns(sheet: Any) -> frozenset[int]:
+    """The columns whose numbers Excel shows as percentages (0.125 shown as 12.5%), judged by the
+    first rows' formats: read as the user sees them, 12.5 with the unit %, as a CSV's "12.5%" is."""
+    found = set()
+    for row in sheet.iter_rows(max_row=_FORMAT_ROWS):
+        for index, cell in enumerate(row[:MAX_COLUMNS]):
+            number = isinstance(cell.value, int | float) and not isinstance(cell.value, bool)
+            if number and "%" in str(getattr(cell, "number_format", "") or ""):
+                found.add(index)
+    return frozenset(found)
+
+
+_FORMAT_ROWS = 20
+
+
+def _xlsx_row(row: Sequence[Any], notes: list[str], percent: frozenset[int] = frozenset()) -> list[Any]:
+    cells = [_as_percent(value) if i in percent else _xlsx_cell(value) for i, value in enumerate(row)]
     notes.extend("error" for cell in cells if cell is _ERROR)
     return [None if cell is _ERROR else cell for cell in cells]
 
 
 _ERROR = object()  # an error cell (#DIV/0!): read as empty, and counted
+
+
+def _as_percent(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return f"{round(value * 100, 10)!r}%"
+    return _xlsx_cell(value)
 
 
 def _xlsx_cell(value: Any) -> Any:

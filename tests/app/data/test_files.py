@@ -354,3 +354,19 @@ def test_a_total_row_that_sums_the_rows_above_is_left_out(tmp_path: Path) -> Non
     assert 'the last row, "Total", left out: it is the sum of the rows above' in table.notes
     kept = open_data(_write(tmp_path / "points.csv", "Team,Points\nA,10\nB,20\nTotal,31\n")).tables[0]
     assert kept.rows[-1] == ("Total", 31)  # not the sum: data as written
+
+
+def test_cells_excel_shows_as_percentages_are_read_as_shown(tmp_path: Path) -> None:
+    """Excel keeps 12.5% as 0.125 with a % format: it was read 0.125 with no unit, so "grew by more
+    than 10%" compared 0.125 with 10; a CSV's "12.5%" is 12.5 with the unit %, and so is this now."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Country", "Growth", "Price"])
+    for row in (["A", 0.125, 3.5], ["B", 0.07, 1200]):
+        sheet.append(row)
+    for cell in sheet["B"][1:]:
+        cell.number_format = "0.0%"
+    book.save(tmp_path / "rates.xlsx")
+    (table,) = open_data(tmp_path / "rates.xlsx").tables
+    assert table.rows == (("A", 12.5, 3.5), ("B", 7.0, 1200.0)) and table.units == ("", "%", "")
