@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from app.reasoning.numbers import format_float, number_in
+from app.reasoning.prompts import UNKNOWN, asks_for_equation
 from app.reasoning.solution import Solution
 from app.reasoning.working import WorkingStep, program_nodes, worked_solution
 from sandbox import CapturedValue, Sandbox
@@ -77,6 +78,7 @@ _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+(?:of|von
 # "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
 _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"\b([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")  # "25 m^2": the 2 is no result
+_STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
 # "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
 _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
@@ -134,6 +136,7 @@ class _Line:
     text: str
     sides: list[list[str | None]]  # each clause's sides: an expression, or None where it is not arithmetic
     units: list[list[str]]  # each side's unit word ("min"), "" when it has none
+    clauses: list[str]  # the line's steps as plain text ("3x = 18" of "3x = 18, so x = 6")
     operands: list[float]  # the numbers the line starts from (left of its first "=")
     result: float | None  # the last number the line states
 
@@ -145,9 +148,12 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     steps = worked_solution(solution.program, variables, question, output=solution.output)
     texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
     lines = [_parse(text) for text in texts]
-    values, parts = _evaluate(
-        [side for line in lines for clause in line.sides for side in clause], solution.program, sandbox
-    )
+    roots = _roots_of(question, answer)
+    at_roots = [_at_roots(line, roots) for line in lines]  # each line's sides with the unknown given its value
+    expressions = [side for line in lines for clause in line.sides for side in clause]
+    substituted = [side for line in at_roots for root in line for clause in root for side in clause]
+    values, parts = _evaluate(expressions + substituted, solution.program, sandbox)
+    values, held = values[: len(expressions)], iter(values[len(expressions) :])
     quantities = _quantities(steps, variables, answer) + [
         _Quantity(v, "a part of the program's calculation") for v in parts
     ]
@@ -156,7 +162,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     verdicts: list[LineVerdict] = []
     known = list(given)
     position = 0
-    for line in lines:
+    for number, line in enumerate(lines):
         clause_values: list[list[float | None]] = []
         for clause, units in zip(line.sides, line.units, strict=True):
             # Sides in different units ("2 h = 120 min") are a conversion, not arithmetic to compare.
@@ -167,7 +173,11 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
         last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
         line.result = last_side if last_side is not None else line.result
-        verdicts.append(_verdict(line, clause_values, quantities, known, given))
+        verdict = _verdict(line, clause_values, quantities, known, given)
+        if roots is not None and at_roots[number]:
+            sides = [[[next(held) for _side in clause] for clause in root] for root in at_roots[number]]
+            verdict = _algebra_verdict(verdict, sides, roots)
+        verdicts.append(verdict)
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
@@ -184,6 +194,49 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
             reason = f"right, but a step is missing after it: the answer is {format_float(target)}"
             verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+@dataclass(frozen=True)
+class _Roots:
+    letter: str  # the unknown ("x")
+    values: tuple[str, ...]  # the solution's values of it, as written ("6", "-2", "4/3")
+
+
+_ROOT = re.compile(r"-?\d{1,12}(?:\.\d{1,12})?(?:/\d{1,12})?")
+
+
+def _roots_of(question: str, answer: str | None) -> _Roots | None:
+    """The unknown of an equation the question asks to solve, and the answer's values of it."""
+    found = UNKNOWN.search(question) if answer and asks_for_equation(question) else None
+    letter = re.search(r"[a-z]", found.group()) if found else None
+    if answer is None or letter is None:
+        return None
+    values = tuple(_ROOT.findall(re.sub(rf"\b{letter.group()}\s*=", "", answer[:200])))[:4]
+    return _Roots(letter.group(), values) if values else None
+
+
+def _at_roots(line: _Line, roots: _Roots | None) -> list[list[list[str | None]]]:
+    """The line's sides, clause by clause, with the unknown given each of its values ([] when the
+    line does not name the unknown)."""
+    if roots is None or not any(re.search(rf"(?<![A-Za-z]){roots.letter}(?![A-Za-z])", c) for c in line.clauses):
+        return []
+    return [
+        [[_expression(side, (roots.letter, value)) for side in clause.split("=")] for clause in line.clauses]
+        for value in roots.values
+    ]
+
+
+def _algebra_verdict(verdict: LineVerdict, sides: list[list[list[float | None]]], roots: _Roots) -> LineVerdict:
+    """A line of algebra ("3x = 18") is right where it holds for a value of the solution's, wrong
+    where it holds for none (its written arithmetic judged as before)."""
+    for value, clauses in zip(roots.values, sides, strict=True):
+        known = [[v for v in clause if v is not None] for clause in clauses]
+        if any(len(c) >= 2 for c in known) and all(all(_close(v, c[0]) for v in c[1:]) for c in known):
+            return LineVerdict(verdict.text, True, f"true for {roots.letter} = {value}, the solution", None)
+    if verdict.reason.startswith("arithmetic slip"):
+        return verdict
+    values = " or ".join(roots.values)
+    return LineVerdict(verdict.text, False, f"not true for {roots.letter} = {values}, the solution", None)
 
 
 def _rejoined(lines: list[_Line], verdicts: list[LineVerdict]) -> list[LineVerdict]:
@@ -321,7 +374,7 @@ def _digits(text: str) -> str:
 def _plain(text: str) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
-    plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", plain))
+    plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
     plain = _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain)
     plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1)}{'+' if m.group(1) else ''}{_VULGAR[m.group(2)]})", plain)
     plain = _PER.sub(" per ", plain)
@@ -352,7 +405,8 @@ def _parse(line: str) -> _Line:
     first = written[0].split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
     stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
-    return _Line(line, sides, units, operands if "=" in plain else [], _value(stated[-1]) if stated else None)
+    result = _value(stated[-1]) if stated else None
+    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result)
 
 
 def _unit(side: str) -> str:
@@ -365,9 +419,10 @@ def _value(number: str) -> float:
     return float(number.rstrip("%")) / (100 if number.endswith("%") else 1)
 
 
-def _expression(side: str) -> str | None:
+def _expression(side: str, unknown: tuple[str, str] | None = None) -> str | None:
     """One side of an "=" as arithmetic ("3 boxes × 6" → "3*6", "25%" → "(25/100)"); None when it
-    holds an unknown ("3x", "x") or no number at all."""
+    holds an unknown ("3x", "x") or no number at all. `unknown`: a letter and the value it is
+    given ("3x" with ("x", "6") → "3*(6)")."""
     parts: list[str] = []
     tokens = _TOKEN.findall(side)
     worded = False  # words since the last operator: a number after them starts a new sum
@@ -384,6 +439,9 @@ def _expression(side: str) -> str | None:
             worded = False
         elif token in ("x", "X") and parts and _numeric(parts[-1][-1:]) and (_numeric(following) or following == "("):
             parts.append("*")  # "3 x 6", "3 boxes x 6": times (a student's keyboard has no ×)
+            worded = False
+        elif unknown is not None and token == unknown[0]:
+            parts += ["*", f"({unknown[1]})"] if parts and _numeric(parts[-1][-1:]) else [f"({unknown[1]})"]
             worded = False
         elif _VARIABLE.match(token):
             return None  # an unknown: algebra, not arithmetic

@@ -27,14 +27,14 @@ _TURN = re.compile(r"^--- (system|user|assistant) ---$", re.MULTILINE)
 
 # An equation to solve ("Solve 3x + 7 = 25", "roots of x^2 - 5x + 6 = 0"): an unknown beside a
 # number or an operator, an "=", and a word that asks for it. None of GSM8K's 1,319 items match.
-_UNKNOWN = re.compile(r"\d\s*[a-z]\b|\b[a-z]\s*(?:\^|\*\*|²)|\b[a-z]\s*[-+*/=]\s*[-\d(]|[-+*/=(]\s*[a-z]\b(?!')")
+UNKNOWN = re.compile(r"\d\s*[a-z]\b|\b[a-z]\s*(?:\^|\*\*|²)|\b[a-z]\s*[-+*/=]\s*[-\d(]|[-+*/=(]\s*[a-z]\b(?!')")
 _ASKED = re.compile(r"\b(solve|equation|roots?|find|value of|for [a-z]\b|l(?:ö|oe)s|gleichung|résou|resuelv)", re.I)
 EQUATION_HINT = "\n(An equation to solve: write it with sympy — symbols, Eq and solve — so the algebra can be shown.)"
 FRACTION_HINT = "\n(A fraction is asked for: compute with fractions.Fraction so every step stays exact.)"
 
 
 def asks_for_equation(question: str) -> bool:
-    return "=" in question and len(question) <= 600 and bool(_UNKNOWN.search(question) and _ASKED.search(question))
+    return "=" in question and len(question) <= 600 and bool(UNKNOWN.search(question) and _ASKED.search(question))
 
 
 def with_hints(question: str) -> str:

@@ -259,3 +259,19 @@ def test_a_step_of_another_route_that_the_solutions_route_builds_on_is_not_the_e
     muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
     wrong_route = checked("3 + 6 = 9\n24 - 9 = 14", sandbox, muffins, "print(24 - 3 * 6)")
     assert wrong_route.first_wrong == 0  # a route that never rejoins is still where it went wrong
+
+
+def test_a_line_of_algebra_is_right_where_it_holds_for_the_solution(sandbox: Sandbox) -> None:
+    """ "3x = 18" then "x = 5": the first line was named ("no step of the solution has 18": sympy
+    solves without writing 18 down), not the wrong one; each line is now tried at x = 6."""
+    question = "Solve for x: 3x + 7 = 25."
+    program = "from sympy import symbols, Eq, solve\nx = symbols('x')\nprint(solve(Eq(3*x + 7, 25), x))"
+    wrong = checked("3x = 18\nx = 5", sandbox, question, program)
+    assert wrong.first_wrong == 1 and wrong.lines[1].reason == "not true for x = 6, the solution"
+    assert wrong.lines[0].reason == "true for x = 6, the solution"
+    moved = checked("3x = 25 + 7 = 32\nx = 32/3", sandbox, question, program)
+    assert moved.first_wrong == 0 and moved.lines[0].reason == "not true for x = 6, the solution"
+    slip = checked("3x = 25 - 7 = 19\nx = 19/3", sandbox, question, program)
+    assert slip.lines[0].reason == "arithmetic slip: that is 18, not 19"
+    german = checked("3x + 7 = 25 | −7\n3x = 18 | :3\nx = 6", sandbox, question, program)
+    assert german.first_wrong is None, german.lines  # "| :3" says what is done next
