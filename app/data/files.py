@@ -217,6 +217,7 @@ def _json_records(name: str, data: bytes) -> list[dict[str, Any]]:
 
 
 def _records_in(whole: Any) -> list[dict[str, Any]] | None:
+    """The records of parsed JSON in any of `_json_records`' shapes, else None."""
     if isinstance(whole, dict) and isinstance(whole.get("columns"), list) and isinstance(whole.get("data"), list):
         whole = [whole["columns"], *whole["data"]]  # pandas' "split"
     elif isinstance(whole, dict) and whole and all(isinstance(value, dict) for value in whole.values()):
@@ -519,7 +520,7 @@ def _filled(row: Sequence[Any]) -> int:
     return sum(not _blank(cell) for cell in row)
 
 
-# A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …"), a note's word, or a sentence.
+# A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …") or a note's word ("Source: …").
 _NOTE = re.compile(
     r"\s*(?:[*†‡¹²³]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b)",
     re.I,
@@ -536,13 +537,14 @@ def _notes_below(rows: Sequence[Sequence[Any]], width: int) -> int:
     while width >= 2 and count < min(10, len(rows) - 2) and _filled(rows[-1 - count]) == 1:
         row = rows[-1 - count]
         column, cell = next((i, cell) for i, cell in enumerate(row) if not _blank(cell))
-        if not isinstance(cell, str) or not (_NOTE.match(cell) or _sentence_under_words(rows, column, cell)):
+        if not isinstance(cell, str) or not (_NOTE.match(cell) or _lone_sentence(rows, column, cell)):
             break
         count += 1
     return count
 
 
-def _sentence_under_words(rows: Sequence[Sequence[Any]], column: int, cell: str) -> bool:
+def _lone_sentence(rows: Sequence[Sequence[Any]], column: int, cell: str) -> bool:
+    """`cell` is a sentence, and no other cell of its column is one."""
     above = (row[column] for row in rows[1:] if column < len(row) and isinstance(row[column], str))
     return bool(_SENTENCE.match(cell)) and not any(_SENTENCE.match(text) for text in above if text != cell)
 
