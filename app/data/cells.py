@@ -80,6 +80,10 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     compact = _compact_dates(name, present)
     if compact is not None:
         return Column("date", tuple(None if v is None else compact[str(v)] for v in gaps), missing)
+    flagged = _unflagged(present)
+    if flagged is not None:  # "12.5 p": the numbers, without the statistics office's flags
+        gaps = [_without_flag(v) for v in gaps]
+        present = [v for v in gaps if v is not None]
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
     numbers = _numbers(present, comma=True) if decimal_comma else None
@@ -88,6 +92,7 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
         numbers = _numbers(present, comma=False)
     if numbers is not None:
         kind, unit, read = numbers
+        note = note or (_FLAGS_NOTE if flagged is not None else None)
         return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
     dates = _dates(present)
     if dates is not None:
@@ -102,10 +107,36 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
 
 
 def _is_gap(cell: Cell) -> bool:
-    """No value: nothing, or a marker — also with the column's unit around it ("N/A €", "n/a %")."""
+    """No value: nothing, or a marker — also with the column's unit around it ("N/A €", "n/a %"),
+    or Eurostat's ":" with a flag (": c", confidential)."""
     if cell is None or cell == "":
         return True
-    return isinstance(cell, str) and cell.strip(f" {_CURRENCY}%\u00a0").lower() in GAP_MARKERS
+    if not isinstance(cell, str):
+        return False
+    return cell.strip(f" {_CURRENCY}%\u00a0").lower() in GAP_MARKERS or _FLAGGED_GAP.fullmatch(cell) is not None
+
+
+# Eurostat's flags after a value: b break in series, c confidential, d definition differs,
+# e estimated, f forecast, n not significant, p provisional, r revised, s Eurostat estimate,
+# u low reliability, z not applicable ("12.5 p", "3.1 bep", ": c").
+_FLAGGED = re.compile(r"(.{0,40}?\d)\s+([bcdefnprsuz]{1,3})")
+_FLAGGED_GAP = re.compile(r"\s*:\s*[bcdefnprsuz]{0,3}\s*")
+_FLAGS_NOTE = "flags after the numbers left out (12.5 p is 12.5: p provisional, e estimated, …)"
+
+
+def _unflagged(present: Sequence[Cell]) -> list[Cell] | None:
+    """The values without their flags where some carry one and all are numbers then, else None.
+    One letter after every value is a unit ("3 s", "2 d"), not a flag."""
+    flags = [m.group(2) if m else None for m in (_FLAGGED.fullmatch(str(v).strip()) for v in present)]
+    if not any(flags) or (len(flags) > 1 and all(flags) and len(set(flags)) == 1):
+        return None
+    stripped = [_without_flag(v) for v in present]
+    return stripped if _numbers(stripped, comma=False) is not None else None
+
+
+def _without_flag(value: Cell) -> Cell:
+    flagged = _FLAGGED.fullmatch(value.strip()) if isinstance(value, str) else None
+    return flagged.group(1) if flagged else value
 
 
 def _bool(value: Cell) -> Cell:

@@ -338,11 +338,18 @@ def test_nested_objects_and_a_record_per_key_are_columns(tmp_path: Path) -> None
 
 
 def test_the_gaps_statistics_offices_write(tmp_path: Path) -> None:
-    """The World Bank's ".." (every year column with one was text) and Eurostat's ":"."""
+    """The World Bank's ".." (every year column with one was text), Eurostat's ":" and its flags
+    ("12.5 p", provisional: the column was text)."""
     text = '"Country Name","2019","2020"\n"Aruba","..","12.5"\n"Chad","3.4",":"\n'
     (table,) = open_data(_write(tmp_path / "wdi.csv", text)).tables
     assert table.types == ("text", "float", "float") and table.rows == (("Aruba", None, 12.5), ("Chad", 3.4, None))
     assert table.missing == (0, 1, 1)
+    eurostat = "geo\\time\t2019 \t2020 \nDE\t12.5 p\t: c\nFR\t10.1 \t11.2 e\n"  # flags after values
+    (flagged,) = open_data(_write(tmp_path / "eurostat.tsv", eurostat)).tables
+    assert flagged.types == ("text", "float", "float") and flagged.rows == (("DE", 12.5, None), ("FR", 10.1, 11.2))
+    assert any("flags after the numbers left out" in note for note in flagged.notes)
+    seconds = open_data(_write(tmp_path / "times.csv", "lap,time\n1,3 s\n2,5 s\n")).tables[0]
+    assert seconds.types == ("int", "text")  # one letter after every value is a unit, not a flag
 
 
 def test_a_total_row_that_sums_the_rows_above_is_left_out(tmp_path: Path) -> None:
