@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from app.reasoning.numbers import format_float, number_in
+from app.reasoning.numbers import NUMBER_WORDS, format_float, number_in
 from app.reasoning.prompts import UNKNOWN, asks_for_equation
 from app.reasoning.solution import Solution
 from app.reasoning.working import WorkingStep, program_nodes, worked_solution
@@ -84,12 +84,8 @@ _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not
 _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
 # Numbers a question may give in words (a student writes "3 + 4" for "three … four"), and the
 # factors its words imply: half → 2 (or 0.5), twice → 2, a dozen → 12.
-_ONES = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
-_WORDS = {word: n for n, word in enumerate([*_ONES.split(), "seventeen", "eighteen", "nineteen", "twenty"], start=1)}
-_WORDS |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_WORDS |= {"hundred": 100, "thousand": 1000}
 _FACTORS = {"half": (2, 0.5), "twice": (2,), "double": (2,), "triple": (3,), "dozen": (12,), "quarter": (4, 0.25)}
-_GIVEN_WORD = re.compile(r"\b(" + "|".join([*_WORDS, *_FACTORS]) + r")s?\b", re.I)
+_GIVEN_WORD = re.compile(r"\b(" + "|".join([*NUMBER_WORDS, *_FACTORS]) + r")s?\b", re.I)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)", re.I)
 _PER = re.compile(r"(?<=[\w)])/(?=[A-Za-z])")  # "700/week", "eggs/day": a unit, not a division
 # "7.5 ÷ 1/2" is 15: a fraction written tight is one number (not after a power: 2^3/4 is 8/4)
@@ -376,7 +372,7 @@ def _plain(text: str) -> str:
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
     plain = _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain)
-    plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1)}{'+' if m.group(1) else ''}{_VULGAR[m.group(2)]})", plain)
+    plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1) and m.group(1) + '+'}{_VULGAR[m.group(2)]})", plain)
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)
@@ -391,7 +387,7 @@ def _given(question: str) -> list[float]:
     text = _digits(question)
     numbers = [float(n) for n in _NUMBER.findall(text)] + [float(n) / 100 for n in _PERCENT.findall(text)]
     for word in (found.lower() for found in _GIVEN_WORD.findall(text)):
-        numbers += [float(_WORDS[word])] if word in _WORDS else [float(f) for f in _FACTORS[word]]
+        numbers += [float(NUMBER_WORDS[word])] if word in NUMBER_WORDS else [float(f) for f in _FACTORS[word]]
     return numbers
 
 

@@ -12,6 +12,12 @@ import re
 
 from sandbox import CapturedValue
 
+# Numbers a question may write as words, one to twenty, the tens, a hundred and a thousand.
+_ONES = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+NUMBER_WORDS = {word: n for n, word in enumerate([*_ONES.split(), "eighteen", "nineteen", "twenty"], start=1)}
+NUMBER_WORDS |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+NUMBER_WORDS |= {"hundred": 100, "thousand": 1000}
+
 RELATIVE_TOLERANCE = 1e-4  # answers are equal numbers when they differ by less than this share
 # Numbers are read only from answers this short: a program's output may be 64 KiB of anything, and
 # no answer that long states one number. Every reader below is linear in its input besides.

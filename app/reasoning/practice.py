@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from app.reasoning.extract import assigned_names
-from app.reasoning.numbers import number_in, vote_key
+from app.reasoning.numbers import NUMBER_WORDS, number_in, vote_key
 from app.reasoning.runs import solution_of_run
 from app.reasoning.solution import Solution
 from app.reasoning.working import program_nodes
@@ -36,8 +36,7 @@ MAX_QUESTION_CHARS = 4_000
 TRIES_PER_VARIANT = 3  # candidates checked by the independent method for each variant asked for
 DRAWS_PER_TRY = 25  # new numbers drawn (and run, cheaply) until one gives an answer of the right kind
 # Numbers written as words: the program's `days = 3` is the question's "three" (not "one": "one of").
-_SMALL = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
-WORDS = {word: n for n, word in enumerate(f"zero one {_SMALL} eighteen nineteen twenty".split(" ")) if n >= 2}
+WORDS = {word: n for word, n in NUMBER_WORDS.items() if 2 <= n <= 20}
 _NUMBER = re.compile(
     r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.])\d+(?:\.\d+)?(?![\d])|\b(?:"
     + "|".join(WORDS)
