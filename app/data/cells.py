@@ -113,13 +113,16 @@ def _is_gap(cell: Cell) -> bool:
         return True
     if not isinstance(cell, str):
         return False
-    return cell.strip(f" {_CURRENCY}%\u00a0").lower() in GAP_MARKERS or _FLAGGED_GAP.fullmatch(cell) is not None
+    if cell.strip(f" {_CURRENCY}%\u00a0").lower() in GAP_MARKERS:
+        return True
+    return ":" in cell and _FLAGGED_GAP.fullmatch(cell) is not None
 
 
 # Eurostat's flags after a value: b break in series, c confidential, d definition differs,
 # e estimated, f forecast, n not significant, p provisional, r revised, s Eurostat estimate,
 # u low reliability, z not applicable ("12.5 p", "3.1 bep", ": c").
-_FLAGGED = re.compile(r"(.{0,40}?\d)\s+([bcdefnprsuz]{1,3})")
+_FLAG_LETTERS = "bcdefnprsuz"
+_FLAGGED = re.compile(rf"(.{{0,40}}?\d)\s+([{_FLAG_LETTERS}]{{1,3}})")
 _FLAGGED_GAP = re.compile(r"\s*:\s*[bcdefnprsuz]{0,3}\s*")
 _FLAGS_NOTE = "flags after the numbers left out (12.5 p is 12.5: p provisional, e estimated, …)"
 
@@ -127,11 +130,18 @@ _FLAGS_NOTE = "flags after the numbers left out (12.5 p is 12.5: p provisional, 
 def _unflagged(present: Sequence[Cell]) -> list[Cell] | None:
     """The values without their flags where some carry one and all are numbers then, else None.
     One letter after every value is a unit ("3 s", "2 d"), not a flag."""
+    if not any(isinstance(v, str) and _may_be_flagged(v) and _FLAGGED.fullmatch(v.strip()) for v in present):
+        return None
     flags = [m.group(2) if m else None for m in (_FLAGGED.fullmatch(str(v).strip()) for v in present)]
-    if not any(flags) or (len(flags) > 1 and all(flags) and len(set(flags)) == 1):
+    if len(flags) > 1 and all(flags) and len(set(flags)) == 1:
         return None
     stripped = [_without_flag(v) for v in present]
     return stripped if _numbers(stripped, comma=False) is not None else None
+
+
+def _may_be_flagged(value: str) -> bool:
+    """Cheaply: a number, then a letter at its end (every column of every file passes here)."""
+    return value[:1] in "0123456789-.(" and value.rstrip()[-1:] in _FLAG_LETTERS
 
 
 def _without_flag(value: Cell) -> Cell:
