@@ -30,7 +30,9 @@ Cell = int | float | bool | str | None
 
 GAP_MARKERS = frozenset(
     {"na", "n/a", "n.a.", "nan", "null", "none", "nil", "-", "--", "—", "–", "?", "#n/a", "missing"}
-    | {"..", "...", "…", ":", "x"}  # statistics offices: the World Bank's and OECD's "..", Eurostat's ":"
+    # statistics offices: FRED's ".", the World Bank's and OECD's "..", Eurostat's ":", the US
+    # Census Bureau's "(X)" (not applicable) and "*****" (no margin of error)
+    | {".", "..", "...", "…", ":", "x", "(x)", "*", "**", "***", "****", "*****"}
 )
 _BOOLS = {"true": True, "false": False, "yes": True, "no": False}
 _INT = re.compile(r"[-+]?\d{1,18}")

@@ -123,13 +123,13 @@ def open_data(path: Path) -> DataSet:
         return DataSet(path.name, (_records_table(_name(path.stem), _json_lines(_name(path.stem), data)),))
     if suffix in (".json", ".geojson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_records(_name(path.stem), data)),))
-    return DataSet(path.name, (_csv_table(_name(path.stem), data, tab=suffix == ".tsv"),))
+    return DataSet(path.name, _csv_tables(_name(path.stem), data, tab=suffix == ".tsv"))
 
 
 # -- CSV ------------------------------------------------------------------------------------
 
 
-def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
+def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode Text" (tab-separated)
         text, notes = data.decode("utf-16", errors="replace"), list[str]()
     elif b"\x00" in data[:65536]:
@@ -153,8 +153,29 @@ def _csv_table(name: str, data: bytes, *, tab: bool) -> Table:
         rows = list(_capped_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), name))
     except csv.Error as exc:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
+    filled = [row for row in rows if not all(_blank(cell) for cell in row)]
+    details = _series_details(filled)
+    if details:
+        return _series_tables(name, filled, details, notes)
     # A file whose fields are separated by ";" comes from a spreadsheet where "," is the decimal mark.
-    return _table(name, rows, notes, decimal_comma=delimiter == ";")
+    return (_table(name, rows, notes, decimal_comma=delimiter == ";"),)
+
+
+def _series_tables(name: str, rows: Sequence[Sequence[Any]], details: int, notes: list[str]) -> tuple[Table, ...]:
+    """A series under lines of details, as the ONS writes one: its years, quarters and months —
+    one after another in the file — a table each, so that a sum over years is over years only;
+    the series' title names the values."""
+    notes = [*notes, f"{details} lines of details above the series left out; its title names the values"]
+    kinds: dict[str, list[Sequence[Any]]] = {}
+    for row in rows[details:]:
+        period = _PERIOD.fullmatch(str(row[0]).strip())
+        part = period.group(1) if period else None
+        kind = "period" if period is None else "year" if part is None else "quarter" if "Q" in part else "month"
+        kinds.setdefault(kind, []).append(row)
+    if len(kinds) == 1:
+        ((kind, series),) = kinds.items()
+        return (_table(name, [[kind, rows[0][1]], *series], notes),)
+    return tuple(_table(f"{name}_{kind}s", [[kind, rows[0][1]], *series], notes) for kind, series in kinds.items())
 
 
 _LEADING_COMMENTS = re.compile(r"(?:[ \t]*#[^\n]*\n){1,10}")
@@ -477,14 +498,24 @@ def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], l
     if _two_level(rows):  # "Sales" over "Q1" and "Q2": one header, "Sales Q1" and "Sales Q2"
         rows = [_joined_header(rows[0], rows[1], width - start), *rows[2:]]
         notes = [*notes, "two header lines joined into one (Sales over Q1 is Sales Q1)"]
+    elif _labels_under(rows):
+        rows = [_joined_header(rows[0], rows[1], width - start), *rows[2:]]
+        notes = [*notes, "two header lines joined into one (each name with the label or unit under it)"]
     return rows, notes
 
 
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:
     """How many title lines stand above the column names (a report's title): leading rows of one
     filled cell — or of a few, with a number in them ("Population by county, 2020"), narrower than
-    what follows — when a wider row of names, no numbers or dates in it, follows within 10. A
-    header with one name ("Date,,") over rows of data stays the header."""
+    what follows — when a wider row of names, no numbers or dates in it, follows within 10; or
+    leading rows of at most two ("Last Updated Date","2024-06-28", as the World Bank's files
+    begin) over a row of three names or more, years among them. A header with one name ("Date,,")
+    over rows of data stays the header."""
+    for index, row in enumerate(rows[:11]):
+        if _filled(row) >= 3:
+            if index and all(_blank(cell) or not _data_like(cell) or _YEAR.fullmatch(str(cell)) for cell in row):
+                return index
+            break
     wide = [(index, _filled(row)) for index, row in enumerate(rows[:11]) if _filled(row) >= 2]
     for (index, filled), after in zip(wide, [*wide[1:], (0, 0)], strict=False):
         if not any(_data_like(cell) for cell in rows[index]):
@@ -492,6 +523,9 @@ def _above_header(rows: Sequence[Sequence[Any]]) -> int:
         if filled >= after[1]:
             return 0  # data as wide as what follows: there is no title
     return 0
+
+
+_YEAR = re.compile(r"\s*(?:1[89]|20)\d\d\s*")  # a column name as the World Bank's are: "1960" … "2023"
 
 
 def _two_level(rows: Sequence[Sequence[Any]]) -> bool:
@@ -503,6 +537,43 @@ def _two_level(rows: Sequence[Sequence[Any]]) -> bool:
     gaps = any(_blank(top[i]) if i < len(top) else True for i, cell in enumerate(sub) if not _blank(cell))
     names = _filled(sub) >= 2 and not any(_data_like(cell) for cell in sub)
     return gaps and names and any(_data_like(cell) for cell in data) and not _blank(top[0] if top else None)
+
+
+def _labels_under(rows: Sequence[Sequence[Any]]) -> bool:
+    """Names over a line of labels or units with no gaps (the Census Bureau's "B01003_001E" over
+    "Estimate!!Total", "temp" over "degC"): every name has a label of text under it, and in two
+    columns at least, numbers follow it in every row (up to 20)."""
+    if len(rows) < 4 or _filled(rows[0]) < 2:
+        return False
+    top, sub, data = rows[0], rows[1], rows[2:22]
+    if any(_blank(sub[i]) if i < len(sub) else True for i, cell in enumerate(top) if not _blank(cell)):
+        return False
+    if any(_data_like(cell) for cell in sub):
+        return False
+    numbers = sum(
+        all(i < len(row) and _data_like(row[i]) and not _blank(row[i]) for row in data) for i in range(len(sub))
+    )
+    return numbers >= 2
+
+
+def _series_details(rows: Sequence[Sequence[Any]]) -> int:
+    """How many lines of details ("Title","CPIH …", "Unit","%") stand over a series of two columns
+    with no column names, as the Office for National Statistics writes one: 2–20 leading lines of
+    a name, no number in it, and a value, not all numbers, before rows that are numbers only
+    ("1989","6.3"; "2020 Q1","1.6")."""
+    if not rows or max(len(row) for row in rows) != 2 or _blank(rows[0][1] if len(rows[0]) > 1 else None):
+        return 0
+    for index, row in enumerate(rows[:21]):
+        if all(_data_like(cell) or _PERIOD.fullmatch(str(cell)) for cell in row) and len(row) == 2:
+            details = rows[:index]
+            valued = [row[1] for row in details if len(row) > 1 and not _blank(row[1])]
+            if index >= 2 and not all(_data_like(value) for value in valued):
+                return index if all(not _data_like(row[0]) for row in details) else 0
+            return 0
+    return 0
+
+
+_PERIOD = re.compile(r"\d{4}( Q[1-4]| [A-Z]{3})?")  # ONS's periods: 2020, 2020 Q1, 2020 JAN
 
 
 def _joined_header(top: Sequence[Any], sub: Sequence[Any], width: int) -> list[Any]:

@@ -377,3 +377,53 @@ def test_cells_excel_shows_as_percentages_are_read_as_shown(tmp_path: Path) -> N
     book.save(tmp_path / "rates.xlsx")
     (table,) = open_data(tmp_path / "rates.xlsx").tables
     assert table.rows == (("A", 12.5, 3.5), ("B", 7.0, 1200.0)) and table.units == ("", "%", "")
+
+
+def test_the_forms_of_four_statistics_offices(tmp_path: Path) -> None:
+    """As the World Bank, FRED, the US Census Bureau and the ONS publish series: each was read with
+    its first line of details as the column names and its numbers as text."""
+    world_bank = _write(
+        tmp_path / "API_SP.POP.TOTL_DS2_en_csv_v2.csv",
+        '\ufeff"Data Source","World Development Indicators",\n\n"Last Updated Date","2024-06-28",\n\n'
+        '"Country Name","Country Code","Indicator Name","Indicator Code","2021","2022","2023",\n'
+        '"Aruba","ABW","Population, total","SP.POP.TOTL","107195","107310","",\n'
+        '"Germany","DEU","Population, total","SP.POP.TOTL","83196078","83797985","84482267",\n',
+    )
+    (table,) = open_data(world_bank).tables
+    assert table.columns == ("Country Name", "Country Code", "Indicator Name", "Indicator Code", "2021", "2022", "2023")
+    assert table.types[4:] == ("int", "int", "int") and table.rows[1][-1] == 84482267
+    assert table.notes == ("2 lines above the column names left out (a title or comment)",)
+    fred = open_data(_write(tmp_path / "GDP.csv", "DATE,GDP\n2020-01-01,21481.367\n2020-04-01,.\n2020-07-01,21138.5\n"))
+    assert fred.tables[0].types == ("date", "float") and fred.tables[0].missing == (0, 1)
+    census = _write(
+        tmp_path / "ACSDT5Y2022.B01003-Data.csv",
+        '"GEO_ID","NAME","B01003_001E","B01003_001M","B19013_001E"\n'
+        '"Geography","Geographic Area Name","Estimate!!Total","Margin of Error!!Total","Estimate!!Median income"\n'
+        '"0500000US01001","Autauga County, Alabama","58761","*****","68315"\n'
+        '"0500000US01003","Baldwin County, Alabama","233420","*****","71039"\n'
+        '"0500000US01005","Barbour County, Alabama","24877","(X)","39712"\n',
+    )
+    (table,) = open_data(census).tables
+    assert table.columns[1:3] == ("NAME Geographic Area Name", "B01003_001E Estimate!!Total")
+    assert table.types == ("text", "text", "int", "empty", "int") and table.rows[1][2] == 233420
+    ons = _write(
+        tmp_path / "series-170424.csv",
+        '"Title","CPIH ANNUAL RATE 00: ALL ITEMS 2015=100"\n"CDID","L55O"\n"Source dataset ID","MM23"\n'
+        '"PreUnit",""\n"Unit","%"\n"Release date","17-04-2024"\n"Important notes",""\n'
+        '"2020","1.0"\n"2021","2.5"\n"2021 Q1","0.9"\n"2021 JAN","0.7"\n',
+    )
+    years, quarters, months = open_data(ons).tables  # a sum over the years was over quarters and months too
+    assert (years.name, quarters.name, months.name) == (
+        "series_170424_years",
+        "series_170424_quarters",
+        "series_170424_months",
+    )
+    assert years.columns == ("year", "CPIH ANNUAL RATE 00: ALL ITEMS 2015=100") and years.rows == (
+        (2020, 1.0),
+        (2021, 2.5),
+    )
+    assert quarters.rows == (("2021 Q1", 0.9),) and months.rows == (("2021-01-01", 0.7),)
+    assert years.notes == ("7 lines of details above the series left out; its title names the values",)
+    for text in ("name,score\nBob,absent\nAnn,12\nCid,13\n", "year,value\n2019,5\n2020,6\n", "Land,People\nPeru,34\n"):
+        kept = open_data(_write(tmp_path / "kept.csv", text)).tables[0]
+        assert kept.columns == tuple(text.split("\n")[0].split(",")) and not kept.notes  # a header of one line stays
