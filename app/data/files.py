@@ -222,7 +222,8 @@ def _json_records(name: str, data: bytes) -> list[dict[str, Any]]:
     """A .json file's records in the shapes exports write them: a list of objects, an object
     holding one such list (`{"data": [...]}`), GeoJSON's features (their properties), pandas'
     `to_json` (a column of values by row, or "split": columns and rows of values), a list of rows
-    under a row of names, or JSON lines under a .json name."""
+    under a row of names, the World Bank API's page of them after its details, or JSON lines
+    under a .json name."""
     try:
         whole = json.loads(data)
     except RecursionError as exc:
@@ -246,6 +247,8 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
     elif isinstance(whole, dict):
         lists = [value for value in whole.values() if isinstance(value, list) and value]
         whole = lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
+    if isinstance(whole, list) and len(whole) == 2 and isinstance(whole[0], dict) and isinstance(whole[1], list):
+        whole = whole[1]  # the World Bank's API: a page's details, then its records
     if isinstance(whole, list) and len(whole) > 1 and all(isinstance(row, list) for row in whole):
         header = [str(cell) for cell in whole[0]]  # rows of values under a row of names
         if len(set(header)) == len(header) and all(len(row) <= len(header) for row in whole[1:]):
@@ -479,7 +482,8 @@ def _total_row(cleaned: list[list[Cell]], read: Sequence[Column]) -> str | None:
 def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], list[str]]:
     """The table inside what frames it, as reports and sheets come: without the title above the
     column names, the notes under it and empty columns before and after it, with a two-line
-    header joined into one; each change said in a note. `rows` has no blank lines."""
+    header joined into one and Eurostat's codes in a column each; each change said in a note.
+    `rows` has no blank lines."""
     above = _above_header(rows)
     if above:
         rows = rows[above:]
@@ -501,6 +505,9 @@ def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], l
     elif _labels_under(rows):
         rows = [_joined_header(rows[0], rows[1], width - start), *rows[2:]]
         notes = [*notes, "two header lines joined into one (each name with the label or unit under it)"]
+    if _keys_joined(rows):
+        rows = [[*str(row[0]).split("\\")[0].split(","), *row[1:]] for row in rows]
+        notes = [*notes, "the first column's codes, joined by commas as Eurostat writes them, split into a column each"]
     return rows, notes
 
 
@@ -526,6 +533,18 @@ def _above_header(rows: Sequence[Sequence[Any]]) -> int:
 
 
 _YEAR = re.compile(r"\s*(?:1[89]|20)\d\d\s*")  # a column name as the World Bank's are: "1960" … "2023"
+
+
+def _keys_joined(rows: Sequence[Sequence[Any]]) -> bool:
+    """Eurostat's first column: "freq,unit,geo\\TIME_PERIOD" over "A,PC,DE" — as many codes in
+    each row as names in the header."""
+    if not rows or not rows[0] or not isinstance(rows[0][0], str) or _KEYS.fullmatch(rows[0][0]) is None:
+        return False
+    count = rows[0][0].count(",")
+    return all(len(row) > 0 and isinstance(row[0], str) and row[0].count(",") == count for row in rows[1:])
+
+
+_KEYS = re.compile(r"\w{1,40}(?:,\w{1,40}){1,10}\\\w{1,40}")
 
 
 def _two_level(rows: Sequence[Sequence[Any]]) -> bool:

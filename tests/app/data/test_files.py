@@ -427,3 +427,26 @@ def test_the_forms_of_four_statistics_offices(tmp_path: Path) -> None:
     for text in ("name,score\nBob,absent\nAnn,12\nCid,13\n", "year,value\n2019,5\n2020,6\n", "Land,People\nPeru,34\n"):
         kept = open_data(_write(tmp_path / "kept.csv", text)).tables[0]
         assert kept.columns == tuple(text.split("\n")[0].split(",")) and not kept.notes  # a header of one line stays
+
+
+def test_eurostats_codes_and_the_world_bank_api(tmp_path: Path) -> None:
+    """Eurostat's TSV keeps a row's codes in one cell ("A,PC,DE", a filter on Germany had to know
+    it); the World Bank's API sends a page's details, then its records (it was refused)."""
+    eurostat = _write(
+        tmp_path / "estat_tec00115.tsv",
+        "freq,unit,geo\\TIME_PERIOD\t2020 \t2021 \nA,CLV_PCH_PRE,AT\t-6.6 \t4.2 p\nA,CLV_PCH_PRE,DE\t-3.8 \t3.2 \n",
+    )
+    (table,) = open_data(eurostat).tables
+    assert table.columns == ("freq", "unit", "geo", "2020", "2021") and table.types[3:] == ("float", "float")
+    assert table.rows[1] == ("A", "CLV_PCH_PRE", "DE", -3.8, 3.2)
+    page = {"page": 1, "pages": 1, "per_page": 50, "total": 2, "lastupdated": "2024-06-28"}
+    records = [
+        {"indicator": {"id": "SP.POP.TOTL"}, "country": {"value": "Germany"}, "date": str(year), "value": people}
+        for year, people in ((2023, 84482267), (2022, 83797985))
+    ]
+    (table,) = open_data(_write(tmp_path / "API.json", json.dumps([page, records]))).tables
+    assert table.columns == ("indicator.id", "country.value", "date", "value")
+    assert table.rows[0] == ("SP.POP.TOTL", "Germany", 2023, 84482267)
+    for text in ("name,other\nAnn,x\nBob,y\n", "a\\b,c\n1,2\n"):
+        kept = open_data(_write(tmp_path / "kept.csv", text)).tables[0]
+        assert kept.columns == tuple(text.split("\n")[0].split(","))  # no codes joined: the first column stays
