@@ -116,14 +116,23 @@ def open_data(path: Path) -> DataSet:
     suffix = path.suffix.lower()
     if suffix == ".xlsx":
         return DataSet(path.name, _xlsx_tables(path))
-    if suffix == ".xls":
-        raise DataError(f"{path.name} is an old Excel file (.xls); save it as .xlsx or CSV first")
     data = path.read_bytes()
+    if suffix == ".xls" and data.startswith(_OLE):
+        raise DataError(f"{path.name} is an old Excel file (.xls); save it as .xlsx or CSV first")
+    if suffix == ".xls" and data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        raise DataError(
+            f"{path.name} is a web page saved with an Excel name (as bank exports often are); "
+            "open it in a spreadsheet and save it as .xlsx or CSV"
+        )
     if suffix in (".jsonl", ".ndjson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_lines(_name(path.stem), data)),))
     if suffix in (".json", ".geojson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_records(_name(path.stem), data)),))
     return DataSet(path.name, _csv_tables(_name(path.stem), data, tab=suffix == ".tsv"))
+
+
+# An .xls that does not begin so is text (the IMF's World Economic Outlook, many banks): read as CSV.
+_OLE = b"\xd0\xcf\x11\xe0"  # a compound file (OLE2), as Excel 97–2003 writes one
 
 
 # -- CSV ------------------------------------------------------------------------------------
@@ -158,7 +167,43 @@ def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
     if details:
         return _series_tables(name, filled, details, notes)
     # A file whose fields are separated by ";" comes from a spreadsheet where "," is the decimal mark.
-    return (_table(name, rows, notes, decimal_comma=delimiter == ";"),)
+    comma = delimiter == ";"
+    (first, *more), repeated = _stacked(rows)
+    if repeated:
+        notes.append(f"the column names repeated {repeated:,} time{'s' if repeated > 1 else ''} further down left out")
+    return (
+        _table(name, first, notes, decimal_comma=comma),
+        *(_table(f"{name}_{number}", block, [], decimal_comma=comma) for number, block in enumerate(more, start=2)),
+    )
+
+
+def _stacked(rows: Sequence[Sequence[Any]]) -> tuple[list[list[Sequence[Any]]], int]:
+    """The tables of a file that holds several, one under another (UNdata's footnotes under its
+    data): after an empty line, a row of two names or more, no numbers in it, starts a table of
+    its own where the table above has rows of three cells or more; the first table's names again
+    (exports joined into one file), wherever they stand, are left out, and counted. Empty lines
+    are dropped."""
+    blocks: list[list[Sequence[Any]]] = [[]]
+    after_blank, repeated = False, 0
+    for row in rows:
+        if all(_blank(cell) for cell in row):
+            after_blank = True
+            continue
+        names = after_blank and _filled(row) >= 2 and not any(_data_like(cell) for cell in row)
+        after_blank = False
+        if len(blocks[0]) > 1 and row[0] == blocks[0][0][0] and _same(row, blocks[0][0]):
+            repeated += 1
+            continue
+        if names and sum(_filled(above) >= 3 for above in blocks[-1]) >= 2:
+            blocks.append([])
+        blocks[-1].append(row)
+    return [block for number, block in enumerate(blocks) if number == 0 or len(block) > 1], repeated
+
+
+def _same(row: Sequence[Any], header: Sequence[Any]) -> bool:
+    """`row` repeats the column names (a row of data like the first is data)."""
+    same = _filled(row) >= 2 and [str(cell).strip() for cell in row] == [str(cell).strip() for cell in header]
+    return same and not any(_data_like(cell) for cell in header)
 
 
 def _series_tables(name: str, rows: Sequence[Sequence[Any]], details: int, notes: list[str]) -> tuple[Table, ...]:

@@ -18,7 +18,7 @@ from app.ui.dialogs import data_file_path
 from app.ui.events import DataOpened, DataRefused
 from app.ui.question_pane import QuestionPane
 
-# .xls: to be refused in words
+# .xls: read where it is text (IMF and bank exports), else refused in words
 _SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson", ".json", ".geojson"}
 
 

@@ -450,3 +450,27 @@ def test_eurostats_codes_and_the_world_bank_api(tmp_path: Path) -> None:
     for text in ("name,other\nAnn,x\nBob,y\n", "a\\b,c\n1,2\n"):
         kept = open_data(_write(tmp_path / "kept.csv", text)).tables[0]
         assert kept.columns == tuple(text.split("\n")[0].split(","))  # no codes joined: the first column stays
+
+
+def test_tables_one_under_another_names_repeated_and_an_xls_that_is_text(tmp_path: Path) -> None:
+    """UNdata's footnotes under its data were rows of it (its years read as text); exports joined
+    into one file kept their names as a row; an .xls of text (the IMF's, many banks') was refused."""
+    undata = _write(
+        tmp_path / "UNdata_Export.csv",
+        '"Country or Area","Year","Area","Value","Value Footnotes"\n"Afghanistan","2019","Total","37769499","1"\n'
+        '"Albania","2019","Total","2862427",\n\n"footnoteSeqID","Footnote"\n'
+        '"1","Data refer to the settled population."\n',
+    )
+    data, footnotes = open_data(undata).tables
+    assert data.types == ("text", "int", "text", "int", "int") and len(data.rows) == 2
+    assert footnotes.name == "undata_export_2" and footnotes.rows == ((1, "Data refer to the settled population."),)
+    joined = open_data(_write(tmp_path / "joined.csv", "day,amount\n1,5\n2,6\nday,amount\n3,7\n")).tables[0]
+    assert joined.types == ("int", "int") and len(joined.rows) == 3
+    assert joined.notes == ("the column names repeated 1 time further down left out",)
+    same = open_data(_write(tmp_path / "same.csv", "x,y\n1,2\n1,2\n\n1,2\n")).tables[0]
+    assert same.rows == ((1, 2), (1, 2), (1, 2))  # rows of data like each other are data
+    weo = _write(tmp_path / "WEOApr2024all.xls", "ISO\tCountry\t2023\nAFG\tAfghanistan\t1,141.22\nALB\tAlbania\tn/a\n")
+    (table,) = open_data(weo).tables
+    assert table.columns == ("ISO", "Country", "2023") and table.rows[0] == ("AFG", "Afghanistan", 1141.22)
+    with pytest.raises(DataError, match="web page"):
+        open_data(_write(tmp_path / "statement.xls", "\ufeff<html><table><tr><td>Date</td></tr></table></html>"))
