@@ -14,6 +14,7 @@ import codecs
 import csv
 import datetime
 import io
+import itertools
 import json
 import math
 import re
@@ -162,10 +163,9 @@ def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
         rows = list(_capped_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), name))
     except csv.Error as exc:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
-    filled = [row for row in rows if not all(_blank(cell) for cell in row)]
-    details = _series_details(filled)
+    details = _series_details(rows)
     if details:
-        return _series_tables(name, filled, details, notes)
+        return _series_tables(name, [row for row in rows if _filled(row)], details, notes)
     # A file whose fields are separated by ";" comes from a spreadsheet where "," is the decimal mark.
     comma = delimiter == ";"
     (first, *more), repeated = _stacked(rows)
@@ -186,7 +186,7 @@ def _stacked(rows: Sequence[Sequence[Any]]) -> tuple[list[list[Sequence[Any]]], 
     blocks: list[list[Sequence[Any]]] = [[]]
     after_blank, repeated = False, 0
     for row in rows:
-        if all(_blank(cell) for cell in row):
+        if not any(map(str.strip, map(str, row))):  # an empty line (this loop sees every row: kept fast)
             after_blank = True
             continue
         names = after_blank and _filled(row) >= 2 and not any(_data_like(cell) for cell in row)
@@ -625,9 +625,12 @@ def _series_details(rows: Sequence[Sequence[Any]]) -> int:
     with no column names, as the Office for National Statistics writes one: 2–20 leading lines of
     a name, no number in it, and a value, not all numbers, before rows that are numbers only
     ("1989","6.3"; "2020 Q1","1.6")."""
-    if not rows or max(len(row) for row in rows) != 2 or _blank(rows[0][1] if len(rows[0]) > 1 else None):
+    if not rows or max(map(len, rows)) != 2:
         return 0
-    for index, row in enumerate(rows[:21]):
+    rows = list(itertools.islice((row for row in rows if _filled(row)), 21))
+    if not rows or len(rows[0]) < 2 or _blank(rows[0][1]):
+        return 0
+    for index, row in enumerate(rows):
         if all(_data_like(cell) or _PERIOD.fullmatch(str(cell)) for cell in row) and len(row) == 2:
             details = rows[:index]
             valued = [row[1] for row in details if len(row) > 1 and not _blank(row[1])]
