@@ -9,10 +9,12 @@ a value fits — else as text, cell by cell unchanged. On the way:
   North America there).
 - Numbers: thousands separators, a currency sign before or after (`$1,234.50`, `12 €`), a percent
   sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`, `$(300)`), and,
-  in files that separate their fields with `;`, decimal commas (`1.234,56`).
+  in files that separate their fields with `;`, decimal commas (`1.234,56`) — elsewhere too where
+  a value can be nothing else (`1.200,50`, `12,5 %`); one unit after every number (`12 kg`, the
+  column's unit `kg`), where the column is not dates.
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
-  `MM/DD/YYYY` — decided for the whole column from its values, and said when the values cannot
-  tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
+  `MM/DD/YYYY` (with a time, `2:30 PM` too) — decided for the whole column from its values, and
+  said when the values cannot tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
   named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`). Dates
   that are all 1 January (three years or more) are yearly data: read as the years.
 
@@ -47,7 +49,9 @@ _DOT_THOUSANDS = re.compile(r"\d{1,3}(?:[. \u00a0\u202f']\d{3})+(?:,\d+)?|\d+(?:
 _YMD = re.compile(
     r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?"
 )
-_XY = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?:[T ,]\s?(\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+_XY = re.compile(
+    r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?:[T ,]\s?(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp])\.?[Mm]\.?)?)?"
+)  # 12/31/2024, 31.12.24 10:15, 1/5/2024 2:30 PM (as US spreadsheets export them)
 _MONTH_WORD = re.compile(r"(?i).{0,20}\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\b.{0,30}")
 _YEAR = re.compile(r"\b\d{4}\b")
 _SHORT_YEAR = re.compile(r"\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2}")  # 19-Sep-03, as spreadsheets export dates
@@ -88,10 +92,7 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
         present = [v for v in gaps if v is not None]
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
-    numbers = _numbers(present, comma=True) if decimal_comma else None
-    note = "numbers read with a decimal comma (1.234,5 is 1234.5)" if numbers and _separated(present) else None
-    if numbers is None:
-        numbers = _numbers(present, comma=False)
+    numbers, note = _numbers_read(present, decimal_comma)
     if numbers is not None:
         kind, unit, read = numbers
         note = note or (_FLAGS_NOTE if flagged is not None else None)
@@ -104,6 +105,14 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
         if years is not None:
             return Column("int", years, missing, note="dates that are all 1 January read as years (2001-01-01 is 2001)")
         return Column(kind, values, missing, note=note)
+    measured = _measured(present)
+    if measured is not None:  # "12 kg", "3.5 kg": 12 and 3.5, the column's unit kg
+        unit, plain = measured
+        numbers, note = _numbers_read(plain, decimal_comma)
+        if numbers is not None and not numbers[1]:
+            kind, _none, read = numbers
+            values = tuple(None if v is None else read(_without_unit(v)) for v in gaps)
+            return Column(kind, values, missing, unit, note)
     texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
 
@@ -156,6 +165,52 @@ def _bool(value: Cell) -> Cell:
 
 
 # -- numbers ----------------------------------------------------------------------------------
+
+
+def _numbers_read(
+    present: Sequence[Cell], decimal_comma: bool
+) -> tuple[tuple[str, str, Callable[[Cell], Cell]] | None, str | None]:
+    """The column's numbers and a note: with a decimal comma first where the file may write them,
+    else last — where no other reading works and a value shows it (`_DECIMAL_COMMA`)."""
+    note = "numbers read with a decimal comma (1.234,5 is 1234.5)"
+    numbers = _numbers(present, comma=True) if decimal_comma else None
+    if numbers is not None:
+        return numbers, note if _separated(present) else None
+    numbers = _numbers(present, comma=False)
+    if numbers is not None or decimal_comma:
+        return numbers, None
+    numbers = _numbers(present, comma=True)  # fails at the first word of a column of text
+    if numbers is None or not any(isinstance(v, str) and _DECIMAL_COMMA.search(v) for v in present):
+        return None, None
+    return numbers, note
+
+
+# A decimal comma no other reading can have: after a thousands dot, or before a unit ("1.200,50",
+# "12,5 %", "85,20 €"). A bare "1,5" in a comma-separated file may be a list; it stays text.
+_DECIMAL_COMMA = re.compile(rf"\d\.\d{{3}},\d|\d,\d{{1,2}}\s?[{_CURRENCY}%]")
+
+
+def _measured(present: Sequence[Cell]) -> tuple[str, list[Cell]] | None:
+    """The unit every value carries after its number ("12 kg", "3.5 kg"; "25 °C"), and the values
+    without it; else None."""
+    units, plain = set(), list[Cell]()
+    for value in present:
+        match = _MEASURED.fullmatch(value.strip()) if isinstance(value, str) else None
+        if match is None:
+            return None
+        units.add(match[2])
+        plain.append(match[1])
+        if len(units) > 1:
+            return None
+    return (units.pop(), plain) if units else None
+
+
+def _without_unit(value: Cell) -> Cell:
+    match = _MEASURED.fullmatch(value.strip()) if isinstance(value, str) else None
+    return match[1] if match else value
+
+
+_MEASURED = re.compile(r"(.{0,40}?\d)\s?([A-Za-zµ°][A-Za-zµ°²³/]{0,7})")
 
 
 def _separated(present: Sequence[Cell]) -> bool:
@@ -291,7 +346,12 @@ def _date(text: str, day_first: bool | None) -> datetime.date | None:
         first, second, year = int(match[1]), int(match[3]), int(match[4])
         year += (2000 if year < 69 else 1900) if len(match[4]) == 2 else 0
         day, month = (first, second) if day_first else (second, first)
-        return _made(year, month, day, (match[5], match[6], match[7], None), None)
+        hour = match[5]
+        if match[8] and hour is not None and 1 <= int(hour) <= 12:  # 12 AM is 0:00, 12 PM noon, 2 PM 14:00
+            hour = str(int(hour) % 12 + (12 if match[8] in "Pp" else 0))
+        elif match[8]:
+            return None  # 13:00 PM
+        return _made(year, month, day, (hour, match[6], match[7], None), None)
     if _MONTH_WORD.fullmatch(text) and (_YEAR.search(text) or _SHORT_YEAR.fullmatch(text)):
         return _month_named(text)
     return None

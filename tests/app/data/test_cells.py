@@ -15,6 +15,9 @@ def _read(*cells: Cell, name: str = "x", decimal_comma: bool = False) -> tuple[s
     return column.kind, column.values
 
 
+AM_PM = ("2024-01-05T10:15:00", "2024-01-06T12:30:00", "2024-01-07T00:05:00")  # as US spreadsheets export them
+
+
 @pytest.mark.parametrize(
     ("cells", "kind", "values"),
     [
@@ -29,6 +32,8 @@ def _read(*cells: Cell, name: str = "x", decimal_comma: bool = False) -> tuple[s
         (("2024-01-05T10:30:00Z",), "datetime", ("2024-01-05T10:30:00+00:00",)),
         (("2024-01-05T10:30:00.25+02:00",), "datetime", ("2024-01-05T10:30:00.250000+02:00",)),
         (("2024-01-05", "2024-01-06 08:00"), "datetime", ("2024-01-05T00:00:00", "2024-01-06T08:00:00")),
+        (("1/5/2024 10:15 AM", "1/6/2024 12:30 PM", "1/7/2024 12:05 a.m."), "datetime", AM_PM),
+        (("1/5/2024 13:15 PM",), "text", ("1/5/2024 13:15 PM",)),
         (("2024-02-30",), "text", ("2024-02-30",)),  # no such day: not a date column
         (("25/13/2024",), "text", ("25/13/2024",)),  # neither order makes it a date
         (("Jan",), "text", ("Jan",)),  # a month without a year is not a date
@@ -92,7 +97,12 @@ def test_compact_dates_in_a_column_named_as_a_date() -> None:
         (("($1,000)", "$20"), "int", "$", (-1000, 20)),
         (("-3", "+4", "−2"), "int", "", (-3, 4, -2)),
         (("1e3", "2.5E-1"), "float", "", (1000.0, 0.25)),
-        (("1,5", "2,25"), "text", "", ("1,5", "2,25")),  # a comma file: not numbers
+        (("1,5", "2,25"), "text", "", ("1,5", "2,25")),  # a comma file: not numbers (a list?)
+        (("12,5 %", "3,1 %"), "float", "%", (12.5, 3.1)),  # but a decimal comma nothing else can be
+        (("1.200,50 €", "85,20 €"), "float", "€", (1200.5, 85.2)),
+        (("12 kg", "3.5 kg"), "float", "kg", (12.0, 3.5)),  # a unit after every number
+        (("25 °C", "-3 °C", "30km/h"), "text", "", ("25 °C", "-3 °C", "30km/h")),  # two units: text
+        (("25 °C", "-3 °C"), "int", "°C", (25, -3)),
         (("$5", "€5"), "text", "", ("$5", "€5")),  # two currencies are not one quantity
         (("12..5",), "text", "", ("12..5",)),
         (("(12",), "text", "", ("(12",)),

@@ -349,7 +349,7 @@ def test_the_gaps_statistics_offices_write(tmp_path: Path) -> None:
     assert flagged.types == ("text", "float", "float") and flagged.rows == (("DE", 12.5, None), ("FR", 10.1, 11.2))
     assert any("flags after the numbers left out" in note for note in flagged.notes)
     seconds = open_data(_write(tmp_path / "times.csv", "lap,time\n1,3 s\n2,5 s\n")).tables[0]
-    assert seconds.types == ("int", "text")  # one letter after every value is a unit, not a flag
+    assert seconds.types == ("int", "int") and seconds.units == ("", "s")  # one letter after every value: a unit
 
 
 def test_a_total_row_that_sums_the_rows_above_is_left_out(tmp_path: Path) -> None:
