@@ -128,7 +128,8 @@ def open_data(path: Path) -> DataSet:
     if suffix in (".jsonl", ".ndjson"):
         return DataSet(path.name, (_records_table(_name(path.stem), _json_lines(_name(path.stem), data)),))
     if suffix in (".json", ".geojson"):
-        return DataSet(path.name, (_records_table(_name(path.stem), _json_records(_name(path.stem), data)),))
+        blocks = _json_records(_name(path.stem), data)
+        return DataSet(path.name, tuple(_records_table(name, records) for name, records in blocks.items()))
     return DataSet(path.name, _csv_tables(_name(path.stem), data, tab=suffix == ".tsv"))
 
 
@@ -263,24 +264,48 @@ def _json_lines(name: str, data: bytes) -> list[dict[str, Any]]:
     return records
 
 
-def _json_records(name: str, data: bytes) -> list[dict[str, Any]]:
-    """A .json file's records in the shapes exports write them: a list of objects, an object
-    holding one such list (`{"data": [...]}`), GeoJSON's features (their properties), pandas'
-    `to_json` (a column of values by row, or "split": columns and rows of values), a list of rows
-    under a row of names, the World Bank API's page of them after its details, or JSON lines
-    under a .json name."""
+def _json_records(name: str, data: bytes) -> dict[str, list[dict[str, Any]]]:
+    """A .json file's records, by table name, in the shapes exports write them: a list of
+    objects, an object holding one such list (`{"data": [...]}`), GeoJSON's features (their
+    properties), pandas' `to_json` (a column of values by row, "split": columns and rows of
+    values, or "list": a list of values per column), a list of rows under a row of names, the
+    World Bank API's page of them after its details, an API's blocks of columns (Open-Meteo's
+    "hourly" and "daily": a table each), or JSON lines under a .json name."""
     try:
         whole = json.loads(data)
     except RecursionError as exc:
         raise DataError(f"{name} is nested too deeply to read as data") from exc
     except ValueError:
-        return _json_lines(name, data)  # several objects, one per line
-    records = _records_in(whole)
-    if records is None:
-        raise DataError(f"{name} is JSON but not a list of records (objects with the same keys)")
-    if len(records) > MAX_ROWS:
+        return {name: _json_lines(name, data)}  # several objects, one per line
+    blocks = _columns_of_rows(whole)
+    if blocks is not None:
+        named = {name if len(blocks) == 1 else _name(f"{name}_{key}"): records for key, records in blocks.items()}
+    else:
+        records = _records_in(whole)
+        if records is None:
+            raise DataError(f"{name} is JSON but not a list of records (objects with the same keys)")
+        named = {name: records}
+    if any(len(records) > MAX_ROWS for records in named.values()):
         raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
-    return records
+    return named
+
+
+def _columns_of_rows(whole: Any) -> dict[str, list[dict[str, Any]]] | None:
+    """Columns as lists of one length (`{"name": [...], "score": [...]}`), in the object or in
+    objects inside it (Open-Meteo's `"hourly": {"time": [...], "temperature_2m": [...]}`): the
+    rows of each such block by its key, else None."""
+    if not isinstance(whole, dict) or isinstance(whole.get("data"), list):  # pandas' "split", or records
+        return None
+    blocks: dict[str, list[dict[str, Any]]] = {}
+    for key, block in [("", whole), *((key, value) for key, value in whole.items() if isinstance(value, dict))]:
+        columns = {
+            str(name): values
+            for name, values in block.items()
+            if isinstance(values, list) and values and not any(isinstance(v, dict | list) for v in values)
+        }
+        if len(columns) >= 2 and len({len(values) for values in columns.values()}) == 1:
+            blocks[str(key)] = [dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+    return blocks or None
 
 
 def _records_in(whole: Any) -> list[dict[str, Any]] | None:

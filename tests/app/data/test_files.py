@@ -474,3 +474,26 @@ def test_tables_one_under_another_names_repeated_and_an_xls_that_is_text(tmp_pat
     assert table.columns == ("ISO", "Country", "2023") and table.rows[0] == ("AFG", "Afghanistan", 1141.22)
     with pytest.raises(DataError, match="web page"):
         open_data(_write(tmp_path / "statement.xls", "\ufeff<html><table><tr><td>Date</td></tr></table></html>"))
+
+
+def test_columns_as_lists_and_an_apis_blocks_of_them(tmp_path: Path) -> None:
+    """pandas' `to_json(orient="list")` and Open-Meteo's "hourly"/"daily" blocks keep a list per
+    column: each list was one cell of text."""
+    columns = {"name": ["Ann", "Bob", "Cy"], "score": [90, 85, 77]}
+    (table,) = open_data(_write(tmp_path / "scores.json", json.dumps(columns))).tables
+    assert table.columns == ("name", "score") and table.rows == (("Ann", 90), ("Bob", 85), ("Cy", 77))
+    weather = {
+        "latitude": 52.52,
+        "hourly_units": {"time": "iso8601", "temperature_2m": "°C"},
+        "hourly": {"time": ["2024-01-01T00:00", "2024-01-01T01:00"], "temperature_2m": [1.2, 0.9]},
+        "daily": {"time": ["2024-01-01"], "temperature_2m_max": [3.5], "sunshine_duration": [7200.0]},
+    }
+    hourly, daily = open_data(_write(tmp_path / "forecast.json", json.dumps(weather))).tables
+    assert (hourly.name, hourly.types, hourly.rows[1]) == (
+        "forecast_hourly",
+        ("datetime", "float"),
+        ("2024-01-01T01:00:00", 0.9),
+    )
+    assert daily.name == "forecast_daily" and daily.rows == (("2024-01-01", 3.5, 7200.0),)
+    split = {"columns": ["a", "b"], "index": [0, 1], "data": [[1, 2], [3, 4]]}  # two lists of one length
+    assert open_data(_write(tmp_path / "split.json", json.dumps(split))).tables[0].rows == ((1, 2), (3, 4))
