@@ -221,7 +221,10 @@ def _series_tables(name: str, rows: Sequence[Sequence[Any]], details: int, notes
     if len(kinds) == 1:
         ((kind, series),) = kinds.items()
         return (_table(name, [[kind, rows[0][1]], *series], notes),)
-    return tuple(_table(f"{name}_{kind}s", [[kind, rows[0][1]], *series], notes) for kind, series in kinds.items())
+    return tuple(  # the note is the file's: said once, with its first table
+        _table(f"{name}_{kind}s", [[kind, rows[0][1]], *series], notes if number == 0 else [])
+        for number, (kind, series) in enumerate(kinds.items())
+    )
 
 
 _LEADING_COMMENTS = re.compile(r"(?:[ \t]*#[^\n]*\n){1,10}")
