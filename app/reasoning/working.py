@@ -442,8 +442,13 @@ def _paren(node: ast.expr, text: str, parent: ast.operator | None = None, *, rig
 
 
 def _code(node: ast.expr) -> str:
-    text = ast.unparse(node)
-    return r"\mathtt{" + _escape(text[:60]) + "}"
+    """Code that has no mathematics (`[r['year'] for r in rows]`) as code: mathtext drops its
+    spaces ("forrin") and reads a ' as a prime and a " as an error, so each is written out."""
+    text = _QUOTED.sub(r"‘\1’", ast.unparse(node)[:60]).replace("'", "’").replace('"', "”")
+    return r"\mathtt{" + _escape(text).replace(" ", r"\ ") + "}"
+
+
+_QUOTED = re.compile(r"'([^'\n]{0,60})'")
 
 
 def _readable(name: str, *, plain: bool = False) -> str:

@@ -142,3 +142,14 @@ def test_every_step_typesets(sandbox: Sandbox) -> None:
 )
 def test_what_cannot_be_read_has_no_working(program: str | None) -> None:
     assert worked_solution(program, {}) == []
+
+
+def test_code_without_mathematics_is_shown_as_code_with_its_spaces(sandbox: Sandbox) -> None:
+    """A data program's comprehension: mathtext dropped the spaces ("forrintables") and typeset the
+    quotes as primes; a double quote made the whole step fail to typeset."""
+    code = 'rows = [{"year": 2020}, {"year": 2021}]\nyears = [r["year"] for r in rows if r["year"] > 2020]\nans = years'
+    steps = _steps(sandbox, code)
+    years = next(step for step in steps if step.line == 2)
+    assert r"\ for\ r\ in\ rows\ if\ " in years.latex and "‘year’" in years.latex and "'" not in years.latex
+    for step in steps:
+        mathtext.math_to_image(f"${step.latex}$", io.BytesIO(), dpi=60, format="png")  # raises if it cannot
