@@ -5,9 +5,10 @@ Try it yourself: the steps stay hidden until the student reveals them one at a t
 answer; the answer is checked with the evaluator's grader (18 = 18.0 = $18, 3/4 = 0.75), and a
 wrong one is met with the first step to compare, not the answer.
 
-Check my working: the student types their own working, one step per line (Enter: a new line,
-Ctrl+Enter: check); each line comes back marked right or wrong, the first wrong one with what is
-wrong and the solution's step beside it (`app.reasoning.check_working`).
+Check my working: the student opens a box (it keeps the steps' room until then) and types their
+own working, one step per line (Enter: a new line, Ctrl+Enter: check); each line comes back
+marked right or wrong, the first wrong one with what is wrong and the solution's step beside it
+(`app.reasoning.check_working`).
 
 Another one like this: a new question of the same kind with other numbers, its answer checked by
 two methods and hidden (`app.reasoning.practice`); every try ends right, wrong or revealed, and the
@@ -25,7 +26,16 @@ import time
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.evaluation.grader import grade
 from app.reasoning.check_working import CheckedWorking
@@ -74,7 +84,9 @@ class WorkingView(QWidget):
         self.my_working.setPlaceholderText("Your working, one step per line (3 boxes × 6 = 18) — Ctrl+Enter checks it")
         self.my_working.setTabChangesFocus(True)
         self.my_working.setMaximumHeight(90)
-        self.check_working_button = QPushButton("Check my working")
+        # Hidden until asked for: its rows were the steps' (two steps showed at 150 % on a 768 px screen).
+        self.my_working.setVisible(False)
+        self.check_working_button = QPushButton("Check my working…")
         self.check_working_button.setToolTip("Each line's arithmetic and result against the solution (Ctrl+Enter)")
         self.my_verdicts = Label("")
         self.my_verdicts.setWordWrap(True)
@@ -111,12 +123,24 @@ class WorkingView(QWidget):
         self.tally.setVisible(False)
         self.tally.clicked.connect(self.show_practice_list)
         self._attempts: tuple[dict[str, int], list[PracticeAttempt]] = ({}, [])
-        buttons = QVBoxLayout()
+        # A row of two while the box is hidden; beside the box, a column, the tally under them — not a
+        # row of its own under the box: at 150 % on a 768 px screen that row was a third of what the
+        # steps had left. The tally stays off the row: three side by side are wider than the pane.
+        self._buttons_layout = buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         buttons.addWidget(self.check_working_button)
         buttons.addWidget(self.another_button)
-        buttons.addWidget(self.tally)  # beside the box, not a row of its own under it: at 150 % on
-        buttons.addStretch(1)  # a 768 px screen that row was a third of what the steps had left
-        return buttons
+        column = QVBoxLayout()
+        column.addLayout(buttons)
+        column.addWidget(self.tally)
+        column.addStretch(1)
+        return column
+
+    def open_my_working(self) -> None:
+        """The box for the student's working, beside its buttons, focused; open from then on."""
+        self.my_working.setVisible(True)
+        self.check_working_button.setText("Check my working")  # it checks from now on: no "…"
+        self._buttons_layout.setDirection(QBoxLayout.Direction.TopToBottom)
+        self.my_working.setFocus()
 
     @property
     def trying(self) -> bool:
@@ -183,6 +207,9 @@ class WorkingView(QWidget):
             button.setToolTip(why_not or self._tips[button])
 
     def _on_check_working(self) -> None:
+        if self.my_working.isHidden():
+            self.open_my_working()
+            return
         text = self.my_working.toPlainText()
         if text.strip() and not self.check_working_button.isEnabled():  # Ctrl+Enter in the box
             self.my_verdicts.setText(self.check_working_button.toolTip())

@@ -339,10 +339,35 @@ def test_the_working_tab_while_trying_with_a_practice_tally_fits_a_small_screen(
     window.reset_layout()
     qtbot.wait(50)
     assert view.tally.isVisible() and view.try_box.isVisible()
+    assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()
+    assert window.height() <= 512
+    view.open_my_working()
+    qtbot.wait(50)
     # beside the box, not a row under it: the steps had 141 of 512 px with it under, now 169
     assert view.tally.y() < view.my_working.y() + view.my_working.height(), (view.tally.y(), view.my_working.y())
     assert window.minimumSizeHint().height() <= 512 - 30, window.minimumSizeHint()
-    assert window.height() <= 512
+
+
+def test_the_working_box_keeps_the_steps_room_until_it_is_asked_for(
+    qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen at 150 % on a 768 px screen: two steps of the worked solution showed at a time, the
+    empty working box and its buttons beside it taking the room under them."""
+    window = make_window(ScriptedModel([]))
+    monkeypatch.setattr(MainWindow, "screen", lambda _self: Screen(910, 512))
+    view = window.output_pane.working
+    view.offer_checks()  # as after a solve
+    window.output_pane.tabs.setCurrentWidget(view)
+    window.reset_layout()
+    qtbot.wait(50)
+    closed, buttons = view.area.height(), view.check_working_button.y()
+    assert view.my_working.isHidden() and view.another_button.y() == buttons  # one row of two buttons
+    assert window.minimumSizeHint().width() <= 910, window.minimumSizeHint()  # the row fits the pane
+    view.check_working_button.click()
+    qtbot.wait(50)
+    assert not view.my_working.isHidden() and view.my_working.hasFocus()
+    assert view.another_button.y() > view.check_working_button.y()  # a column beside the box
+    assert closed >= view.area.height() + 40, (closed, view.area.height())
 
 
 def test_many_notes_under_the_answer_scroll_rather_than_make_the_window_taller(

@@ -111,7 +111,7 @@ def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()
     view = window.output_pane.working
-    view.my_working.setFocus()
+    view.check_working_button.click()  # the box opens, focused
     qtbot.keyClicks(view.my_working, "5 x 3 = 15")
     qtbot.keyClick(view.my_working, Qt.Key.Key_Return)  # Enter: a new line, not a check
     qtbot.keyClicks(view.my_working, "$23 - $15 = $9")
@@ -270,6 +270,7 @@ def test_checks_that_need_an_answer_or_a_program_are_off_and_say_why(
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         window.solve()  # the program fails: no answer
     assert not view.check_working_button.isEnabled() and view.check_working_button.toolTip() == NO_ANSWER_TO_CHECK
+    view.open_my_working()  # opened before: the button is off now
     qtbot.keyClicks(view.my_working, "1 / 0 = 0")
     qtbot.keyClick(view.my_working, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert view.my_verdicts.text() == NO_ANSWER_TO_CHECK and window.work.checked is None
