@@ -515,6 +515,14 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     if cut:
         notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
     read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
+    subtotals = _subtotals(cleaned, read)
+    if subtotals:  # a pivot table's layout: "North Total" under North's rows, North said once
+        cleaned = _filled_down([row for i, row in enumerate(cleaned) if i not in subtotals])
+        read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
+        notes.append(
+            f"{len(subtotals)} subtotal row{'s' if len(subtotals) > 1 else ''} left out (each the sum of its group's "
+            f"rows), and each group's name written on all its rows"
+        )
     total = _total_row(cleaned, read)
     if total:  # a sum a program would count twice (and take for the largest row); it is the rows' own
         cleaned = cleaned[:-1]
@@ -550,6 +558,56 @@ def _total_row(cleaned: list[list[Cell]], read: Sequence[Column]) -> str | None:
         if total is not None and not math.isclose(float(total), math.fsum(above), rel_tol=1e-6, abs_tol=0.01):
             return None
     return name
+
+
+_TOTAL_WORDS = ("total", "summe", "ergebnis", "total général")
+_GROUP_TOTAL = re.compile(rf"(.{{1,200}}?)\s+(?:{'|'.join(_TOTAL_WORDS)})", re.I)
+
+
+def _subtotals(cleaned: list[list[Cell]], read: Sequence[Column]) -> set[int]:
+    """The indexes of a pivot table's subtotal rows: "North Total", its
+    other names empty, each number the sum of the rows since the group's name — the group's name
+    written only on its first row. Empty unless every such row adds up."""
+    numbers = [i for i, column in enumerate(read) if column.kind in ("int", "float")]
+    if not numbers or read[0].kind != "text" or len(cleaned) < 3:
+        return set()
+    if not any(isinstance(v, str) and v.rstrip().lower().endswith(_TOTAL_WORDS) for v in read[0].values):
+        return set()  # no group's total: the usual table, looked at no further
+    found: set[int] = set()
+    group, sums = None, [0.0] * len(numbers)
+    for index, row in enumerate(cleaned):
+        label = row[0]
+        named = _GROUP_TOTAL.fullmatch(label.strip()) if isinstance(label, str) else None
+        if named and group is not None and named[1] == group:
+            others = all(_blank(cell) for i, cell in enumerate(row[1:], start=1) if read[i].kind == "text")
+            values = [read[i].values[index] for i in numbers]
+            if not others or not all(
+                isinstance(v, int | float) and math.isclose(v, total, rel_tol=1e-6, abs_tol=0.01)
+                for v, total in zip(values, sums, strict=True)
+            ):
+                return set()
+            found.add(index)
+            group = None
+            continue
+        if isinstance(label, str) and label.strip():
+            group, sums = label.strip(), [0.0] * len(numbers)
+        elif label is not None and not _blank(label):
+            return set()
+        for n, i in enumerate(numbers):
+            value = read[i].values[index]
+            sums[n] += value if isinstance(value, int | float) else 0.0
+    return found
+
+
+def _filled_down(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """The group's name on each of its rows (it stood on the first only)."""
+    group: Cell = None
+    for row in rows:
+        if _blank(row[0]):
+            row[0] = group
+        else:
+            group = row[0]
+    return rows
 
 
 def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], list[str]]:

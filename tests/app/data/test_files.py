@@ -498,3 +498,24 @@ def test_columns_as_lists_and_an_apis_blocks_of_them(tmp_path: Path) -> None:
     assert daily.name == "forecast_daily" and daily.rows == (("2024-01-01", 3.5, 7200.0),)
     split = {"columns": ["a", "b"], "index": [0, 1], "data": [[1, 2], [3, 4]]}  # two lists of one length
     assert open_data(_write(tmp_path / "split.json", json.dumps(split))).tables[0].rows == ((1, 2), (3, 4))
+
+
+def test_a_pivot_tables_subtotals_are_left_out_and_its_groups_named_on_every_row(tmp_path: Path) -> None:
+    """Excel's pivot tables in outline form: "North" on its first row only, "North Total" under
+    its rows, "Grand Total" last. A sum of the sales counted everything three times (117, not 39),
+    and the North filter found one of its two rows."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for row in (
+        ["Region", "Product", "Sum of Sales"], ["North", "A", 10], [None, "B", 12], ["North Total", None, 22],
+        ["South", "A", 8], [None, "B", 9], ["South Total", None, 17], ["Grand Total", None, 39],
+    ):  # fmt: skip
+        sheet.append(row)
+    book.save(tmp_path / "pivot.xlsx")
+    (table,) = open_data(tmp_path / "pivot.xlsx").tables
+    assert table.rows == (("North", "A", 10), ("North", "B", 12), ("South", "A", 8), ("South", "B", 9))
+    assert table.notes[0].startswith("2 subtotal rows left out") and "Grand Total" in table.notes[1]
+    wrong = "Region,Product,Sales\nNorth,A,10\n,B,12\nNorth Total,,23\nSouth,A,8\n"  # 23 is not 10 + 12
+    kept = open_data(_write(tmp_path / "kept.csv", wrong)).tables[0]
+    assert len(kept.rows) == 4 and kept.rows[1][0] is None and not kept.notes
