@@ -565,9 +565,9 @@ _GROUP_TOTAL = re.compile(rf"(.{{1,200}}?)\s+(?:{'|'.join(_TOTAL_WORDS)})", re.I
 
 
 def _subtotals(cleaned: list[list[Cell]], read: Sequence[Column]) -> set[int]:
-    """The indexes of a pivot table's subtotal rows: "North Total", its
-    other names empty, each number the sum of the rows since the group's name — the group's name
-    written only on its first row. Empty unless every such row adds up."""
+    """The indexes of a pivot table's subtotal rows: "North Total", its other names empty, each
+    number the sum of the rows since the group's name — written only on its group's first row.
+    Empty unless every such row adds up."""
     numbers = [i for i, column in enumerate(read) if column.kind in ("int", "float")]
     if not numbers or read[0].kind != "text" or len(cleaned) < 3:
         return set()
