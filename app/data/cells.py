@@ -7,11 +7,12 @@ a value fits — else as text, cell by cell unchanged. On the way:
   `null`, `NaN`, `#N/A`, the World Bank's `..`, Eurostat's `:` …) are missing values (None),
   counted for the model and the user; in a column of text only an empty cell is (`NA` may be
   North America there).
-- Numbers: thousands separators, a currency sign before or after (`$1,234.50`, `12 €`), a percent
-  sign (`12.5%` is 12.5, the column's unit `%`), accounting negatives (`(12.50)`, `$(300)`), and,
-  in files that separate their fields with `;`, decimal commas (`1.234,56`) — elsewhere too where
-  a value can be nothing else (`1.200,50`, `12,5 %`); one unit after every number (`12 kg`, the
-  column's unit `kg`), where the column is not dates.
+- Numbers: thousands separators (`1,234`, India's `12,34,567`, Switzerland's `1'234`), a currency
+  sign before or after (`$1,234.50`, `12 €`), a percent sign (`12.5%` is 12.5, the column's unit
+  `%`), accounting negatives (`(12.50)`, `$(300)`, `12.50-`), K, M and B where a column mixes them
+  (`850K`, `1.2M`), and, in files that separate their fields with `;`, decimal commas (`1.234,56`)
+  — elsewhere too where a value can be nothing else (`1.200,50`, `12,5 %`); one unit after every
+  number (`12 kg`, the column's unit `kg`), where the column is not dates.
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` (with a time, `2:30 PM` too) — decided for the whole column from its values, and
   said when the values cannot tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
@@ -27,6 +28,7 @@ import datetime
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 Cell = int | float | bool | str | None
 
@@ -41,11 +43,13 @@ _INT = re.compile(r"[-+]?\d{1,18}")
 _CURRENCY = "$€£¥₹"
 _NUMBER = re.compile(
     rf"(?P<lead>[{_CURRENCY}])?(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?"
-    rf"(?P<digits>[\d.,' \u00a0\u202f]*\d)"
-    rf"(?P<exp>[eE][-+]?\d+)?\s?(?P<after>[{_CURRENCY}%])?(?P<close>\))?"
+    rf"(?P<digits>[\d.,'’ \u00a0\u202f]*\d)"
+    rf"(?P<exp>[eE][-+]?\d+)?\s?(?P<after>[{_CURRENCY}%])?(?P<trail>[-−])?(?P<close>\))?"
+)  # "12.50-": a negative amount as accounting systems export it
+_COMMA_THOUSANDS = re.compile(  # 1,234.5; India's 12,34,567; Switzerland's 1'234.5
+    r"(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:['’]\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 )
-_COMMA_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
-_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:[. \u00a0\u202f']\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
+_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:[. \u00a0\u202f'’]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
 _YMD = re.compile(
     r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?"
 )
@@ -113,6 +117,10 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
             kind, _none, read = numbers
             values = tuple(None if v is None else read(_without_unit(v)) for v in gaps)
             return Column(kind, values, missing, unit, note)
+    scaled = _magnitudes(present)
+    if scaled is not None:  # "850K", "1.2M", "950": 850000, 1200000, 950
+        kind, unit, read = scaled
+        return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, _MAGNITUDES_NOTE)
     texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
 
@@ -213,6 +221,42 @@ def _without_unit(value: Cell) -> Cell:
 _MEASURED = re.compile(r"(.{0,40}?\d)\s?([A-Za-zµ°][A-Za-zµ°²³/]{0,7})")
 
 
+# Thousands, millions and billions as social media and finance sites abbreviate them. One letter
+# after every number is read as a unit ("300K" kelvin, "12M" stays 12 with the unit M); a column
+# that mixes them, or has numbers without, cannot mean a unit.
+_SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "mn": 10**6, "B": 10**9, "bn": 10**9, "Bn": 10**9}
+_MAGNITUDE = re.compile(rf"(.{{0,40}}?\d)\s?({'|'.join(_SCALES)})")
+_MAGNITUDES_NOTE = "numbers with K, M or B after them read as thousands, millions, billions (1.2M is 1200000)"
+
+
+def _magnitudes(present: Sequence[Cell]) -> tuple[str, str, Callable[[Cell], Cell]] | None:
+    """("int" or "float", the unit, a reader) where the numbers carry K, M or B in more than one way
+    (with one of them, or none); else None."""
+    split = {}
+    for value in present:
+        match = _MAGNITUDE.fullmatch(value.strip()) if isinstance(value, str) else None
+        if match is None and isinstance(value, str) and _number(value, comma=False) is None:
+            return None  # a column of text ends here, at its first word
+        split[str(value)] = (match[1], _SCALES[match[2]]) if match else (value, 1)
+    if len({scale for _number, scale in split.values()}) < 2:
+        return None
+    numbers = _numbers([number for number, _scale in split.values()], comma=False)
+    if numbers is None:
+        return None
+    _kind, unit, read_number = numbers
+    # float first: an int has no is_integer() before Python 3.12
+    scaled = {
+        text: round(float(cast(float, read_number(number))) * scale, 6) for text, (number, scale) in split.items()
+    }
+    whole = all(value.is_integer() and abs(value) < 2**53 for value in scaled.values())
+
+    def read(value: Cell) -> Cell:
+        number = scaled[str(value)]
+        return int(number) if whole else number
+
+    return "int" if whole else "float", unit, read
+
+
 def _separated(present: Sequence[Cell]) -> bool:
     return any(isinstance(v, str) and ("," in v or "." in v) for v in present)
 
@@ -258,16 +302,22 @@ def _number(text: str, comma: bool) -> tuple[float, str, bool] | None:
     before = match["lead"] or match["before"]  # "$(300)" as "($300)"
     if (match["lead"] and match["before"]) or (before and match["after"]):
         return None
+    if match["trail"] and (match["sign"] or match["open"] or ("," if comma else ".") not in match["digits"]):
+        return None  # an amount has cents ("12.50-"); "2-" is a school grade
     digits = match["digits"]
     shape = _DOT_THOUSANDS if comma else _COMMA_THOUSANDS
     if not shape.fullmatch(digits):
         return None
-    plain = re.sub(r"[. \u00a0\u202f']", "", digits).replace(",", ".") if comma else digits.replace(",", "")
+    plain = (
+        re.sub(r"[. \u00a0\u202f'’]", "", digits).replace(",", ".")
+        if comma
+        else digits.replace(",", "").replace("'", "").replace("’", "")
+    )
     try:
         value = float(plain + (match["exp"] or ""))
     except ValueError:
         return None
-    negative = match["open"] is not None or match["sign"] in ("-", "−")
+    negative = match["open"] is not None or match["sign"] in ("-", "−") or match["trail"] is not None
     fraction = "." in plain or bool(match["exp"]) or match["after"] == "%"
     return -value if negative else value, before or match["after"] or "", fraction
 

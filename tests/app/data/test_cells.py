@@ -104,6 +104,13 @@ def test_compact_dates_in_a_column_named_as_a_date() -> None:
         (("25 °C", "-3 °C", "30km/h"), "text", "", ("25 °C", "-3 °C", "30km/h")),  # two units: text
         (("25 °C", "-3 °C"), "int", "°C", (25, -3)),
         (("$5", "€5"), "text", "", ("$5", "€5")),  # two currencies are not one quantity
+        (("12,34,567", "1,234"), "int", "", (1234567, 1234)),  # India's lakh and crore groups
+        (("1'234.50", "1’000"), "float", "", (1234.5, 1000.0)),  # Switzerland's thousands
+        (("12.50-", "3.00"), "float", "", (-12.5, 3.0)),  # an accounting system's negative amount
+        (("2-", "3"), "text", "", ("2-", "3")),  # a school grade, not -2
+        (("850K", "1.2M", "950"), "int", "", (850_000, 1_200_000, 950)),  # as social media counts
+        (("$1.5bn", "$800mn"), "int", "$", (1_500_000_000, 800_000_000)),
+        (("12M", "3M"), "int", "M", (12, 3)),  # one letter after every number: a unit
         (("12..5",), "text", "", ("12..5",)),
         (("(12",), "text", "", ("(12",)),
     ],
@@ -142,3 +149,13 @@ def test_reading_is_linear_in_hostile_cells() -> None:
     for cell in hostile:
         assert read_column("date", [cell, cell]).kind == "text"
     assert time.perf_counter() - started < 1.0
+
+
+def test_numbers_abbreviated_with_k_m_b_are_read_and_said() -> None:
+    column = read_column("views", ["850K", "1.2M", "12", "N/A"])
+    assert (column.kind, column.values, column.missing) == ("int", (850_000, 1_200_000, 12, None), 1)
+    assert column.note is not None and "1.2M is 1200000" in column.note
+    assert read_column("likes", ["45K", "12"]).values == (45_000, 12)
+    assert read_column("views", ["1.25K", "3"]).values == (1250, 3)  # no float noise (1.25 × 1000)
+    assert read_column("views", ["1.2345K", "3"]).values == (1234.5, 3.0)
+    assert read_column("size", ["3 K", "12 kg"]).kind == "text"  # a unit is no magnitude
