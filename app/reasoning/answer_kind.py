@@ -45,6 +45,16 @@ _PARTS = re.compile(
     r"|chance|likelihood|odds|ratio|proportion)\b",
     re.IGNORECASE,
 )
+# A question that gathers its numbers into one: "the total …", "altogether", "in all", "combined";
+# and signs that it wants one per group after all ("each", "per", "by region", "respectively").
+_ONE_TOTAL = re.compile(
+    r"\b(?:total|sum|altogether|in\s+all|combined|overall|insgesamt|zusammen|au\s+total|en\s+total)\b", re.IGNORECASE
+)
+_PER_GROUP = re.compile(
+    r"\b(?:each|every|per|respectively|separately|by\s+(?!the\s+end\b)\w+|list|jede[rnms]?|pro|chaque|cada)\b",
+    re.IGNORECASE,
+)
+_SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d.eE+-]*)+\s*,?\s*[)\]]\s*")
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 _PERCENTAGE = re.compile(r"\s*([-+]?\d{1,9}(?:\.(\d{1,9}))?)\s*%\s*")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
@@ -112,6 +122,19 @@ def implausible(answer: str, question: str) -> str | None:
     if kind is Kind.PERCENT and not fits(answer, kind):
         return "it is a share of one, and the question asks for a percentage"
     return None
+
+
+def several_for_one(answer: str, question: str) -> str | None:
+    """Why a list of numbers cannot answer a question that asks for one total, in words, or None.
+    Seen with a weather file: "the total precipitation over the two days" was answered (0.8, 4.4),
+    the program having added the column to itself."""
+    if len(answer) > MAX_NUMBER_TEXT * 4 or not _SEVERAL_NUMBERS.fullmatch(answer):
+        return None
+    text = question[:_QUESTION_CHARS]
+    if not _ONE_TOTAL.search(text) or _PER_GROUP.search(text):
+        return None
+    count = sum(1 for part in answer.strip(" ()[]").split(",") if part.strip())
+    return f"it is {count} numbers, and the question asks for one total"
 
 
 def in_asked_form(answer: str, kind: Kind) -> str:

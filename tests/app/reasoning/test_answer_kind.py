@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.answer_kind import Kind, asked_kind, fits, implausible, in_asked_form, percent_as_fraction
+from app.reasoning.answer_kind import (
+    Kind,
+    asked_kind,
+    fits,
+    implausible,
+    in_asked_form,
+    percent_as_fraction,
+    several_for_one,
+)
 from app.reasoning.methods import solve
 from models.testing import ScriptedModel
 from sandbox import Sandbox
@@ -134,4 +142,22 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
 )
 def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str, why: str | None) -> None:
     found = implausible(answer, question)
+    assert (found is None) if why is None else (found is not None and why in found)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "why"),
+    [
+        ("(0.8, 4.4)", "What is the total precipitation over the two days?", "2 numbers"),
+        ("[12, 30.5, -1]", "How much did they spend altogether?", "3 numbers"),
+        ("(1.5e3, 2,)", "How many visitors came in all?", "2 numbers"),
+        ("[12, 30]", "What is the total for each day?", None),  # one per group is asked
+        ("[12, 30]", "What are the total sales by region?", None),
+        ("(3, 4)", "How many apples and how many pears does she have?", None),  # no total asked
+        ("7.2", "What is the total precipitation?", None),
+        ("(a, b)", "What is the total?", None),
+    ],
+)
+def test_several_numbers_where_one_total_is_asked_are_named(answer: str, question: str, why: str | None) -> None:
+    found = several_for_one(answer, question)
     assert (found is None) if why is None else (found is not None and why in found)

@@ -47,6 +47,16 @@ def test_the_program_computes_over_every_row(sandbox: Sandbox, expenses: Path) -
     assert prompt.count("'category'") == 3  # three sample rows (and none of the other 297)
 
 
+def test_two_numbers_for_one_total_are_not_taken_on_trust(sandbox: Sandbox, expenses: Path) -> None:
+    # as the embedded model did over a weather file: a column added to itself, element by element
+    both = "```python\nrows = tables['expenses']\nprint((rows[0]['amount'], rows[1]['amount']))\n```"
+    solution, _model = _ask("What is the total amount spent?", [both], sandbox, expenses)
+    assert solution.answer == "(0.5, 1.5)" and solution.confidence.level == "wrong kind"
+    assert solution.confidence.text.endswith("; but it is 2 numbers, and the question asks for one total")
+    right, _model = _ask("What is the total amount spent on food?", [PROGRAM], sandbox, expenses)
+    assert right.confidence.level != "wrong kind"
+
+
 def test_a_program_that_filters_on_what_was_not_asked_is_mended_or_written_again(
     sandbox: Sandbox, expenses: Path
 ) -> None:
