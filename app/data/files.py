@@ -162,8 +162,14 @@ def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
             delimiter = ","  # one column, or nothing to tell by
     try:
         rows = list(_capped_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), name))
+        if all(len(row) < 2 for row in rows[:_SPACED_LINES]):  # one column: perhaps columns set apart by spaces
+            spaced = _spaced(text, name)
+            rows, delimiter = (spaced, " ") if spaced else (rows, delimiter)
     except csv.Error as exc:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
+    if delimiter in "\t " and _named_rows(rows):  # R's write.table: no column name over the rows' names
+        rows = [["row_name", *rows[0]], *rows[1:]]
+        notes.append("the first column has no name in the file (row names, as R writes them): called row_name")
     details = _series_details(rows)
     if details:
         return _series_tables(name, [row for row in rows if _filled(row)], details, notes)
@@ -176,6 +182,31 @@ def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
         _table(name, first, notes, decimal_comma=comma),
         *(_table(f"{name}_{number}", block, [], decimal_comma=comma) for number, block in enumerate(more, start=2)),
     )
+
+
+_SPACED_LINES = 50
+
+
+def _spaced(text: str, name: str) -> list[Sequence[Any]] | None:
+    """The rows of a file whose columns are set apart by spaces or tabs (R's `write.table`, the
+    UCI repository's `.data` files, aligned text), where its first lines split so into the same
+    number of fields, two or more — the names' line one fewer where rows have names (R) —; else
+    None. Quoted fields keep their spaces ("Mazda RX4")."""
+    lines = (line.strip().replace("\t", " ") for line in io.StringIO(text))
+    reader = csv.reader(lines, delimiter=" ", skipinitialspace=True)
+    head = [row for row in itertools.islice(reader, _SPACED_LINES) if row]
+    counts = [len(row) for row in head]
+    if len(counts) < 2 or counts[0] < 2 or len(set(counts[1:])) > 1 or counts[1] - counts[0] not in (0, 1):
+        return None
+    return head + [row for row in _capped_rows(reader, name) if row]
+
+
+def _named_rows(rows: Sequence[Sequence[Any]]) -> bool:
+    """Every row holds one field more than the names' line (blank lines aside), not a separator
+    after its last field (as some exports end each row)."""
+    if len(rows) < 2 or not all(len(row) == len(rows[0]) + 1 or not _filled(row) for row in rows[1:]):
+        return False
+    return any(not _blank(row[-1]) for row in rows[1:] if row)
 
 
 def _stacked(rows: Sequence[Sequence[Any]]) -> tuple[list[list[Sequence[Any]]], int]:

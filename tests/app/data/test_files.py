@@ -519,3 +519,24 @@ def test_a_pivot_tables_subtotals_are_left_out_and_its_groups_named_on_every_row
     wrong = "Region,Product,Sales\nNorth,A,10\n,B,12\nNorth Total,,23\nSouth,A,8\n"  # 23 is not 10 + 12
     kept = open_data(_write(tmp_path / "kept.csv", wrong)).tables[0]
     assert len(kept.rows) == 4 and kept.rows[1][0] is None and not kept.notes
+
+
+def test_rs_write_table_and_columns_set_apart_by_spaces(tmp_path: Path) -> None:
+    """R's `write.table` puts each row's name first with no name over it, and by default sets the
+    columns apart by spaces: its mtcars read as one column of text, or with every name one column
+    to the left of its values."""
+    spaced = _write(tmp_path / "mtcars.txt", '"mpg" "cyl"\n"Mazda RX4" 21 6\n"Datsun 710"  22.8 4\n')
+    (table,) = open_data(spaced).tables
+    assert table.columns == ("row_name", "mpg", "cyl") and table.types == ("text", "float", "int")
+    assert table.rows[1] == ("Datsun 710", 22.8, 4)
+    assert table.notes == ("the first column has no name in the file (row names, as R writes them): called row_name",)
+    tabbed = open_data(_write(tmp_path / "cars.tsv", "mpg\tcyl\nMazda RX4\t21\t6\n")).tables[0]
+    assert tabbed.columns == ("row_name", "mpg", "cyl") and tabbed.rows == (("Mazda RX4", 21, 6),)
+    aligned = open_data(_write(tmp_path / "cities.txt", 'city    pop\n"New York" 8336817\nParis\t2161000\n')).tables[0]
+    assert aligned.columns == ("city", "pop") and aligned.rows == (("New York", 8336817), ("Paris", 2161000))
+    ended = open_data(_write(tmp_path / "ended.tsv", "a\tb\n1\t2\t\n3\t4\t\n")).tables[0]
+    assert ended.columns == ("a", "b") and ended.rows == ((1, 2), (3, 4))  # a tab after each row: no names
+    names = open_data(_write(tmp_path / "names.txt", "name\nJohn Smith\nAnna Lee\n")).tables[0]
+    assert names.columns == ("name",) and names.rows == (("John Smith",), ("Anna Lee",))
+    short = open_data(_write(tmp_path / "short.csv", "name,age\nBob,30,NY\n")).tables[0]
+    assert short.columns == ("name", "age", "column_3")  # a comma file's missing name stays missing
