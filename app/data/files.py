@@ -533,18 +533,23 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
     header, body = rows[0], [[*row, *[None] * (width - len(row))] for row in rows[1:]]
     columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
     notes = notes + ([renamed] if renamed else [])
-    cut = 0
+    cut = marks = 0
     cleaned: list[list[Cell]] = []
     for row in body:
         out: list[Cell] = []
         for cell in row[:width]:
             value = _plain(cell)
+            if isinstance(value, str) and value.endswith("]"):  # "1,425,775,850[3]", "India[b]"
+                marks += (unmarked := _unmarked(value)) != value
+                value = unmarked or None
             if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
                 value, cut = value[:MAX_CELL_CHARS], cut + 1
             out.append(value)
         cleaned.append(out)
     if cut:
-        notes.append(f"{cut:,} cells longer than {MAX_CELL_CHARS:,} characters were cut")
+        notes.append(f"{cut:,} {'cells' if cut > 1 else 'cell'} longer than {MAX_CELL_CHARS:,} characters cut")
+    if marks:
+        notes.append(f"footnote marks after {marks:,} value{'s' if marks > 1 else ''} left out (1,234[3] is 1,234)")
     read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
     subtotals = _subtotals(cleaned, read)
     if subtotals:  # a pivot table's layout: "North Total" under North's rows, North said once
@@ -825,6 +830,16 @@ def _plain(cell: Any) -> Cell:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Footnote marks as Wikipedia's tables carry them after a value: [3], [b], [note 1], [citation needed].
+_MARKS = re.compile(r"(?:\[(?:\d{1,3}|[A-Za-z]{1,2}|(?:note|nb|n) ?\d{1,3}|[a-z]{1,15} needed)\])+\Z")
+_MARKS_TAIL = 60  # the marks are looked for in a value's last characters only: linear, however long it is
+
+
+def _unmarked(text: str) -> str:
+    """`text` without the footnote marks at its end (nothing where it is only marks)."""
+    tail = text[-_MARKS_TAIL:]
+    found = _MARKS.search(tail)
+    return text if found is None else text[: len(text) - len(tail) + found.start()].rstrip()
 
 
 def _column_names(header: Sequence[Any]) -> tuple[tuple[str, ...], str | None]:
@@ -833,7 +848,7 @@ def _column_names(header: Sequence[Any]) -> tuple[tuple[str, ...], str | None]:
     names, changed = [], []
     for position, raw in enumerate(header, start=1):
         # one line: a name is written into the model's prompt, where a line break could start a turn
-        text = " ".join(_CONTROL.sub("", str(raw)).split())[:MAX_NAME_CHARS] if raw not in (None, "") else ""
+        text = " ".join(_unmarked(_CONTROL.sub("", str(raw))).split())[:MAX_NAME_CHARS] if raw not in (None, "") else ""
         name = _unique(text or f"column_{position}", seen)
         if name != (str(raw).strip() if raw is not None else ""):
             changed.append(f"{raw!s:.20} → {name}" if text else f"(empty) → {name}")

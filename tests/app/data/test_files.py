@@ -197,7 +197,7 @@ def test_an_xlsx_that_unpacks_too_large_is_refused(tmp_path: Path, monkeypatch: 
 def test_long_cells_are_cut_with_a_note(tmp_path: Path) -> None:
     table = open_data(_write(tmp_path / "l.csv", "t\n" + "y" * 5000 + "\n")).tables[0]
     assert len(str(table.rows[0][0])) == data_files.MAX_CELL_CHARS
-    assert any("were cut" in note for note in table.notes)
+    assert any("characters cut" in note for note in table.notes)
 
 
 def test_the_model_sees_the_shape_and_a_few_rows_only(tmp_path: Path) -> None:
@@ -540,3 +540,18 @@ def test_rs_write_table_and_columns_set_apart_by_spaces(tmp_path: Path) -> None:
     assert names.columns == ("name",) and names.rows == (("John Smith",), ("Anna Lee",))
     short = open_data(_write(tmp_path / "short.csv", "name,age\nBob,30,NY\n")).tables[0]
     assert short.columns == ("name", "age", "column_3")  # a comma file's missing name stays missing
+
+
+def test_wikipedias_footnote_marks_are_left_out(tmp_path: Path) -> None:
+    """A table copied from Wikipedia: "1,425,775,850[3]" read as text, "India[b]" matched no filter."""
+    wiki = _write(
+        tmp_path / "population.csv",
+        'Country[a],Population (2023)[5],Note\nIndia[b],"1,425,775,850[3][4]",see [1] above [2]\n'
+        'China,"1,409,670,000[citation needed]",ok\nPeru,[1],' + "x" * 5000 + "[7]\n",
+    )
+    (table,) = open_data(wiki).tables
+    assert table.columns == ("Country", "Population (2023)", "Note") and table.types[1] == "int"
+    assert [row[:2] for row in table.rows] == [("India", 1425775850), ("China", 1409670000), ("Peru", None)]
+    assert table.rows[0][2] == "see [1] above"  # a mark inside the text stays
+    assert "footnote marks after 6 values left out (1,234[3] is 1,234)" in table.notes
+    assert "1 cell longer than 2,000 characters cut" in table.notes
