@@ -44,12 +44,16 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
 _CLAUSES = re.compile(
-    r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|,(?=\s*[A-Za-z]\s*=)|\.\s+(?=[A-Za-z0-9$€£(])",
+    r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|->|⇒|⟹|,(?=\s*[A-Za-z]\s*=)|\.\s+(?=[A-Za-z0-9$€£(])",
     re.I,
 )  # a full stop before the next sentence too ("9 eggs left. 9 × 2 = $18")
 # Operators in words, as a student writes them ("3 times 6 = 18", "20 divided by 4 = 5")
 _WORDED_AS = {"times": "*", "multiplied by": "*", "divided by": "/", "plus": "+", "minus": "-", "take away": "-"}
-_WORDED_AS |= {"mal": "*", "geteilt durch": "/", "fois": "*", "divisé par": "/", "moins": "-"}  # German, French
+_WORDED_AS |= {"mal": "*", "geteilt durch": "/", "durch": "/"}  # German ("plus", "minus" as in English)
+_WORDED_AS |= {"fois": "*", "divisé par": "/", "moins": "-"}  # French
+_WORDED_AS |= {"dividido por": "/", "dividido entre": "/", "menos": "-", "más": "+"}  # Spanish
+_POR = re.compile(r"(?<=\d)\s+por\s+(?=\d)", re.I)  # "3 por 6" is times; "6 por caja", per box, is not
+_WORDED_AS |= {"vezes": "*", "mais": "+"}  # Portuguese
 _WORDED = re.compile(r"(?<!\\)\b(" + "|".join(_WORDED_AS) + r")\b", re.I)
 _VULGAR = {"½": "1/2", "¼": "1/4", "¾": "3/4", "⅓": "1/3", "⅔": "2/3", "⅛": "1/8"}
 _VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
@@ -74,7 +78,7 @@ _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
-_PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}|\d{0,12}\.\d{1,12})\s+(?:of|von|de)\b")
+_PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}\)?|\d{0,12}\.\d{1,12})\s+(?:of|von|de)\b")  # "(1/4) of": ¼ of
 # "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
 _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"\b([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")  # "25 m^2": the 2 is no result
@@ -87,6 +91,16 @@ _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?
 _FACTORS = {"half": (2, 0.5), "twice": (2,), "double": (2,), "triple": (3,), "dozen": (12,), "quarter": (4, 0.25)}
 _GIVEN_WORD = re.compile(r"\b(" + "|".join([*NUMBER_WORDS, *_FACTORS]) + r")s?\b", re.I)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)", re.I)
+# Numbers a question's words imply without writing them: the whole of a percentage (100 %), and
+# the units' steps ("$1,200 a month … in a year": × 12; "2.5 hours" in minutes: × 60).
+_IMPLIED = {
+    "%": (100, 1), "percent": (100, 1), "year": (12, 52, 365), "month": (12,), "week": (7, 52), "day": (7, 24),
+    "hour": (60, 24), "minute": (60,), "second": (60,), "cent": (100,), "km": (1000,), "kg": (1000,),
+    "kilometre": (1000,), "kilometer": (1000,), "kilogram": (1000,), "cm": (100,), "litre": (1000,),
+    "liter": (1000,),
+}  # fmt: skip
+_WHOLE = re.compile(r"\d\s*/\s*\d|\b(?:half|halves|thirds?|quarters?|fractions?)\b", re.I)
+_IMPLYING = re.compile(r"%|\b(" + "|".join(word for word in _IMPLIED if word != "%") + r")s?\b", re.I)
 _PER = re.compile(r"(?<=[\w)])/(?=[A-Za-z])")  # "700/week", "eggs/day": a unit, not a division
 # "7.5 ÷ 1/2" is 15: a fraction written tight is one number (not after a power: 2^3/4 is 8/4)
 _FRACTION = re.compile(r"(?<![\d./^*])(?<!\^ )(?<!\* )(\d{1,12}/\d{1,12})(?![\d./])")
@@ -237,8 +251,10 @@ def _algebra_verdict(verdict: LineVerdict, sides: list[list[list[float | None]]]
 
 def _rejoined(lines: list[_Line], verdicts: list[LineVerdict]) -> list[LineVerdict]:
     """A step off the solution's route that a later line on it builds on is right (3 + 4 = 7 eggs
-    used, then 16 - 7 = 9 left, the solution's value): a slip after it is the line to look at."""
-    on_route = [v.ok and v.step is not None for v in verdicts]
+    used, then 16 - 7 = 9 left, the solution's value): a slip after it is the line to look at —
+    also where the slip is in that later line (60 × 2 = 120, 60 × 0.5 = 30, then 120 + 30 = 160
+    where 150 is the answer)."""
+    on_route = [v.step is not None for v in verdicts]  # the line's own arithmetic lands on the solution
     for n in reversed(range(len(verdicts))):
         result = lines[n].result
         if verdicts[n].off_route and result is not None:
@@ -371,7 +387,7 @@ def _plain(text: str) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
-    plain = _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain)
+    plain = _POR.sub(" * ", _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain))
     plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1) and m.group(1) + '+'}{_VULGAR[m.group(2)]})", plain)
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
@@ -382,19 +398,24 @@ def _plain(text: str) -> str:
 
 
 def _given(question: str) -> list[float]:
-    """The numbers `question` gives: in digits, a percentage also as its share (150% → 1.5), and
-    in words ("three", "a dozen", "half")."""
+    """The numbers `question` gives: in digits, a percentage also as its share (150% → 1.5), a
+    number with a fraction also as its whole and its part (2.5 hours: 2 hours and 0.5), in words
+    ("three", "a dozen", "half"), and those its words imply (`_IMPLIED`)."""
     text = _digits(question)
-    numbers = [float(n) for n in _NUMBER.findall(text)] + [float(n) / 100 for n in _PERCENT.findall(text)]
+    written = [float(n) for n in _NUMBER.findall(text)]
+    parts = [p for n in written if not n.is_integer() for p in (float(int(n)), round(n - int(n), 9))]
+    numbers = written + parts + [float(n) / 100 for n in _PERCENT.findall(text)]
     for word in (found.lower() for found in _GIVEN_WORD.findall(text)):
         numbers += [float(NUMBER_WORDS[word])] if word in NUMBER_WORDS else [float(f) for f in _FACTORS[word]]
-    return numbers
+    implied = {(found.group(1) or "%").lower() for found in _IMPLYING.finditer(text)}
+    whole = [1.0] if _WHOLE.search(text) else []  # "1 - 3/4 = 1/4": what a part is a part of
+    return numbers + whole + [float(n) for word in implied for n in _IMPLIED[word]]
 
 
 def _parse(line: str) -> _Line:
     text = _LABEL.sub("", line, count=1)
     plain = _plain(text)
-    clauses = [c for c in _CLAUSES.split(plain) if c.strip()]
+    clauses = [part for c in _CLAUSES.split(plain) if c.strip() for part in _and_split(c)]
     sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
     written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
@@ -403,6 +424,16 @@ def _parse(line: str) -> _Line:
     stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
     result = _value(stated[-1]) if stated else None
     return _Line(line, sides, units, clauses, operands if "=" in plain else [], result)
+
+
+_AND = re.compile(r"\s(?:and|und|et|y|e)\s", re.I)
+
+
+def _and_split(clause: str) -> list[str]:
+    """Two steps joined by "and" ("3 × 6 = 18 and 24 − 18 = 6"), where each part has its "=";
+    else the clause as it is ("3 and 4 = 7" is one sum)."""
+    parts = _AND.split(clause)
+    return parts if len(parts) > 1 and all("=" in part for part in parts) else [clause]
 
 
 def _unit(side: str) -> str:

@@ -275,3 +275,40 @@ def test_a_line_of_algebra_is_right_where_it_holds_for_the_solution(sandbox: San
     assert slip.lines[0].reason == "arithmetic slip: that is 18, not 19"
     german = checked("3x + 7 = 25 | −7\n3x = 18 | :3\nx = 6", sandbox, question, program)
     assert german.first_wrong is None, german.lines  # "| :3" says what is done next
+
+
+def test_arrows_a_vulgar_fraction_of_and_numbers_the_question_implies(sandbox: Sandbox) -> None:
+    """Right workings that were marked wrong: "3×6=18 ⇒ 24−18=6" ("that is 18, not 6"), "¼ of 12 = 3"
+    ("that is 12"), "100% - 20% = 80%" (100 % from nowhere), 2.5 hours taken as 2 and 0.5, and
+    "× 12" for a year of months."""
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    program = "print(24 - 3 * 6)"
+    for arrow in ("⇒", "->", "=>", "→"):
+        assert checked(f"3×6=18 {arrow} 24−18=6", sandbox, muffins, program).first_wrong is None
+    assert checked("3×6=18 ⇒ 24−18=8", sandbox, muffins, program).first_wrong == 0
+    apples = "Tom has 12 apples. He gives 3/4 of them to Ann. How many does he keep?"
+    assert checked("¼ of 12 = 3", sandbox, apples, "print(12 - 12 * 3 / 4)").first_wrong is None
+    assert checked("¼ of 12 = 4", sandbox, apples, "print(12 - 12 * 3 / 4)").lines[0].reason.startswith("arithmetic")
+    shirt = "A shirt costs $50. It is on sale for 20% off. What is the sale price?"
+    assert checked("100% - 20% = 80%\n80% of 50 = 40", sandbox, shirt, "print(50 - 50 * 20 / 100)").first_wrong is None
+    car = "A car travels at 60 km/h for 2.5 hours. How far does it go?"
+    split = checked("60 × 2 = 120\n60 × 0.5 = 30\n120 + 30 = 150", sandbox, car, "print(60 * 2.5)")
+    assert split.first_wrong is None
+    assert checked("60 × 2 = 120\n60 × 0.5 = 30\n120 + 30 = 160", sandbox, car, "print(60 * 2.5)").first_wrong == 2
+    savings = "Sam earns $1,200 a month and spends $850. How much does he save in a year?"
+    yearly = "1,200 × 12 = 14,400\n850 × 12 = 10,200\n14,400 − 10,200 = 4,200"
+    assert checked(yearly, sandbox, savings, "print((1200 - 850) * 12)").first_wrong is None
+    muffins_year = checked("3 × 12 = 36\n24 - 36 = 6", sandbox, muffins, program)  # no year in the question
+    assert muffins_year.first_wrong == 0
+    assert checked("1 - 3/4 = 1/4\n1/4 × 12 = 3", sandbox, apples, "print(12 - 12 * 3 / 4)").first_wrong is None
+
+
+def test_two_steps_joined_by_and_and_spanish_operators(sandbox: Sandbox) -> None:
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    program = "print(24 - 3 * 6)"
+    assert checked("3 × 6 = 18 and 24 − 18 = 6", sandbox, muffins, program).first_wrong is None
+    assert checked("3 × 6 = 18 and 24 − 18 = 7", sandbox, muffins, program).lines[0].reason.startswith("arithmetic")
+    spanish = "Un panadero hizo 24 magdalenas y vendió 3 cajas de 6. ¿Cuántas magdalenas quedan?"
+    assert checked("3 por 6 = 18\n24 menos 18 = 6", sandbox, spanish, program).first_wrong is None
+    assert checked("6 magdalenas por caja × 3 cajas = 18\n24 − 18 = 6", sandbox, spanish, program).first_wrong is None
+    assert checked("3 por 6 = 18\n24 más 18 = 42", sandbox, spanish, program).first_wrong == 1
