@@ -90,16 +90,19 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     compact = _compact_dates(name, present)
     if compact is not None:
         return Column("date", tuple(None if v is None else compact[str(v)] for v in gaps), missing)
-    flagged = _unflagged(present)
-    if flagged is not None:  # "12.5 p": the numbers, without the statistics office's flags
-        gaps = [_without_flag(v) for v in gaps]
-        present = [v for v in gaps if v is not None]
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
     numbers, note = _numbers_read(present, decimal_comma)
+    marks = None
+    if numbers is None:  # "12.5 p", "12.5*", "<5": the numbers, without their marks, as said
+        gaps, marks = _unmarked(gaps, present, decimal_comma)
+        if marks:
+            present = [v for v in gaps if v is not None]
+            missing = len(gaps) - len(present)
+            numbers, note = _numbers_read(present, decimal_comma)
     if numbers is not None:
         kind, unit, read = numbers
-        note = note or (_FLAGS_NOTE if flagged is not None else None)
+        note = "; ".join(n for n in (note, marks) if n) or None
         return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
     dates = _dates(present)
     if dates is not None:
@@ -156,6 +159,50 @@ def _unflagged(present: Sequence[Cell]) -> list[Cell] | None:
         return None
     stripped = [_without_flag(v) for v in present]
     return stripped if _numbers(stripped, comma=False) is not None else None
+
+
+# Footnote marks after a number ("12.5*", "3.1†", "42¹"), and bounds for counts too small to
+# publish ("<5", as health statistics keep them private): a gap each, where the rest are numbers.
+_MARK_SIGNS = "*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰"
+_MARKED = re.compile(rf"(.{{0,40}}?\d)\s?[{_MARK_SIGNS}]{{1,3}}")
+_MARKS_NOTE = "footnote marks after the numbers left out (12.5* is 12.5)"
+_BOUND = re.compile(r"[<>≤≥]=?\s?\d[\d.,]{0,20}")
+_BOUNDS_NOTE = "values given only as a bound (<5, as small counts are kept private) read as missing"
+
+
+def _unmarked(gaps: list[Cell], present: Sequence[Cell], decimal_comma: bool) -> tuple[list[Cell], str | None]:
+    """The cells (`present`: those with a value) without the marks on their numbers — a statistics
+    office's flags, footnote marks, bounds (gaps then) — where all then read as numbers, and the
+    note saying so; else as they are. Every column of text passes here: it ends at its first word."""
+    for value in present:
+        if isinstance(value, str) and not _may_be_marked(value) and _number(value, decimal_comma) is None:
+            return gaps, None
+    if _unflagged(present) is not None:
+        return [_without_flag(v) for v in gaps], _FLAGS_NOTE
+    if any(isinstance(v, str) and v.rstrip()[-1:] in _MARK_SIGNS for v in present):
+        unmarked = [_without_mark(v) for v in gaps]
+        if _numbers_read([v for v in unmarked if v is not None], decimal_comma)[0] is not None:
+            return unmarked, _MARKS_NOTE
+    if any(isinstance(v, str) and v.lstrip()[:1] in "<>≤≥" for v in present):
+        bounded = [None if isinstance(v, str) and _BOUND.fullmatch(v.strip()) else v for v in gaps]
+        rest = [v for v in bounded if v is not None]
+        if rest and _numbers_read(rest, decimal_comma)[0] is not None:
+            return bounded, _BOUNDS_NOTE
+    return gaps, None
+
+
+def _may_be_marked(value: str) -> bool:
+    """Cheaply: a mark at its end, a bound's sign at its start, or a number and a flag's letter."""
+    last = value[-1:] if value[-1:] != " " else value.rstrip()[-1:]
+    first = value[:1]
+    return bool(first) and (
+        last in _MARK_SIGNS or first in "<>≤≥" or (last in _FLAG_LETTERS and first in "0123456789-.(")
+    )
+
+
+def _without_mark(value: Cell) -> Cell:
+    marked = _MARKED.fullmatch(value.strip()) if isinstance(value, str) else None
+    return marked.group(1) if marked else value
 
 
 def _may_be_flagged(value: str) -> bool:

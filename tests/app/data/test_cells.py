@@ -159,3 +159,15 @@ def test_numbers_abbreviated_with_k_m_b_are_read_and_said() -> None:
     assert read_column("views", ["1.25K", "3"]).values == (1250, 3)  # no float noise (1.25 × 1000)
     assert read_column("views", ["1.2345K", "3"]).values == (1234.5, 3.0)
     assert read_column("size", ["3 K", "12 kg"]).kind == "text"  # a unit is no magnitude
+
+
+def test_footnote_marks_after_numbers_and_bounds_for_small_counts() -> None:
+    marked = read_column("rate", ["12.5*", "13", "3.1†", "42¹", "0.52**"])
+    assert (marked.kind, marked.values) == ("float", (12.5, 13.0, 3.1, 42.0, 0.52))
+    assert marked.note == "footnote marks after the numbers left out (12.5* is 12.5)"
+    bounded = read_column("cases", ["<5", "12", "N/A", "≤5", "7"])  # health statistics keep small counts private
+    assert (bounded.kind, bounded.values, bounded.missing) == ("int", (None, 12, None, None, 7), 3)
+    assert bounded.note is not None and "bound" in bounded.note
+    assert read_column("grade", ["A*", "B", "C"]).kind == "text"  # an A-star is a grade, not A
+    assert read_column("x", ["<5", "<10"]).kind == "text"  # nothing but bounds: nothing to read
+    assert read_column("x", ["<b>", "12"]).kind == "text"
