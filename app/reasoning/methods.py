@@ -589,8 +589,15 @@ LARGE = 10_000  # a question with a number this large is arithmetic chain of tho
 
 
 def large_numbers(question: str) -> bool:
-    """The question states a number of LARGE or more (4,922,000 a week; 37190 acres)."""
-    return any(float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", question[:20_000])))
+    """The question states a number of LARGE or more (4,922,000 a week; 37190 acres; 1.2M views)."""
+    text = question[:20_000]
+    return _SCALED.search(text) is not None or any(
+        float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", text))
+    )
+
+
+# "1.2M", "$3B", "4 million"; not "5m" (five metres) or "class 3B"
+_SCALED = re.compile(r"(?:[$€£]\d+(?:\.\d+)?|\d\.\d+)(?:M|B|bn)\b|\d[ \t]?(?i:million|billion|trillion)s?\b")
 
 
 _NOT_REDONE = RedoneArithmetic()

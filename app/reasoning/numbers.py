@@ -7,6 +7,7 @@ are shown as they are. The raw value stays in the working (output, `ans`).
 
 from __future__ import annotations
 
+import collections
 import math
 import re
 
@@ -69,6 +70,12 @@ _NUMERIC = re.compile(
     r"(?<![\w.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[ \t]?/[ \t]?\d+)?"
 )
 _FRACTION = re.compile(r"([-+]?\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)")
+# A scale after the number: "2.05M" and chain of thought's "1.2 million" are 2050000 and 1200000
+# (they counted as 2.05 and 1.2 against a program's 2050000). A letter only when written on the
+# number ("5 m" is five metres, "5kg" five kilograms).
+_SCALE_AFTER = re.compile(r"(?:(K|k|M|B|bn|mn)|[ \t]?((?i:thousand|million|billion|trillion))s?)\b")
+_SCALES = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9, "mn": 1e6}
+_SCALES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def number_in(text: str) -> float | None:
@@ -77,16 +84,18 @@ def number_in(text: str) -> float | None:
     the text is longer than MAX_NUMBER_TEXT: not an answer that states a number)."""
     if len(text) > MAX_NUMBER_TEXT:
         return None
-    found = _NUMERIC.findall(text)
-    if not found:
+    matches = collections.deque(_NUMERIC.finditer(text), maxlen=1)  # the last match, in one pass
+    if not matches:
         return None
-    last = found[-1].replace(",", "")  # "3 / 4" keeps its spaces: _FRACTION allows them
+    found = matches[0]
+    last = found.group().replace(",", "")  # "3 / 4" keeps its spaces: _FRACTION allows them
     fraction = _FRACTION.fullmatch(last)
     try:
         if fraction:
             denominator = float(fraction.group(2))
             return float(fraction.group(1)) / denominator if denominator else None
-        return float(last)
+        scale = _SCALE_AFTER.match(text, found.end())
+        return round(float(last) * _SCALES[(scale.group(1) or scale.group(2)).lower()], 6) if scale else float(last)
     except ValueError:
         return None
 

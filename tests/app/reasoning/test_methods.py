@@ -443,6 +443,10 @@ def test_where_the_questions_numbers_are_large_a_tie_goes_to_the_programs(sandbo
     small = "He rode 5 times a week for 4 weeks. How many rides?"
     assert solve(small, "mix", ScriptedModel([pal("21"), "Answer: 20", pot("9")]), sandbox).answer == "20"
     assert large_numbers("a $4,922,000 salary") and not large_numbers("in 2012, 9999 people")
+    assert large_numbers("1.2M views, $3B, 4 million people") and not large_numbers("class 3B, a 5m rope")
+    views = "One video has 1.2M views and another 850K. How many views in all?"
+    tied = solve(views, "mix", ScriptedModel([pal("2050000"), "Answer: 2.06M", pot("9")]), sandbox)
+    assert tied.answer == "2050000"  # a tie over large numbers goes to the program, not to 2.06M
     programs = solve(large, "sc3-pal", ScriptedModel([pal("1"), pal("2"), pal("3")]), sandbox)
     assert programs.answer == "1"  # a vote of one method's programs: ties to the first, as before
 

@@ -58,6 +58,15 @@ def test_vote_keys() -> None:
     assert vote_key(" {'a': 1}") == "{'a': 1}" and vote_key("[1, 2]") == vote_key("[1,  2]")
 
 
+def test_a_scale_after_the_number_is_part_of_it() -> None:
+    """Seen in the window: chain of thought's 2.05M and PAL's 2050000 counted as two answers, and
+    chain of thought's 5.4M won the vote as 5.4."""
+    assert vote_key("2.05M") == vote_key("2050000") == vote_key("2.05 million views") == "2050000"
+    assert number_in("$1.5 billion") == 1.5e9 and number_in("850k") == 850_000 and number_in("3 Thousand") == 3000
+    assert number_in("2.5 m") == 2.5 and number_in("5kg") == 5 and number_in("12 km") == 12  # units, not scales
+    assert number_in("3 thousandths") == 3 and number_in("3/4 million") == 0.75
+
+
 def test_numbers_equal_within_a_relative_tolerance_both_ways() -> None:
     assert numbers_equal(1, 1.0001) and numbers_equal(1.0001, 1)
     # within 1e-4 of the larger, not of the smaller: the tolerance is relative to the larger
