@@ -17,3 +17,12 @@ def with_table(question: str, table: str) -> str:
     """The question as the model sees it: the table's rows first, when there is a table."""
     question, table = question.strip(), table.strip()
     return f"{linearise_table(table)}\n{question}" if table else question
+
+
+def without_table(question: str) -> tuple[str, int]:
+    """The question a user typed, and the number of table rows `with_table` put before it (0 when
+    none): for a list of past questions, where the rows' first line would hide the question."""
+    lines = question.split("\n")
+    rows = next((n for n, line in enumerate(lines) if " | " not in line), len(lines))
+    asked = "\n".join(lines[rows:]).strip()
+    return (asked, rows) if rows and asked else (question, 0)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.reasoning.short_answer import shown_answer
+from app.reasoning.tables import without_table
 from app.store.history import History, HistoryEntry
 from app.ui.dialogs import confirmed
 from app.ui.plain import heading, tip
@@ -84,7 +85,8 @@ class HistoryPanel(QWidget):
             answer = f" → {_short(shown_answer(entry.answer))}" if entry.answer else ""
             if answer and self._hidden_question is not None and entry.question.strip() == self._hidden_question:
                 answer = " → (hidden while you try it)"
-            question = _short(entry.question, 120)
+            asked, rows = without_table(entry.question)
+            question = _short(asked, 120) + (" (with a pasted table)" if rows else "")
             item = QListWidgetItem(f"{mark} {question}{answer}\n   {entry.method}, {when}")
             item.setToolTip(tip(entry.question))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.reasoning import Solution, SolveStatus, TokenStreamed
 from app.reasoning.methods import solve
-from app.reasoning.tables import linearise_table
+from app.reasoning.tables import linearise_table, without_table
 from app.store.speeds import speed_text
 from app.ui.events import RepairProposed
 from app.ui.history_panel import HistoryPanel
@@ -203,6 +203,19 @@ def test_history_entries_fit_the_pane_at_any_width_and_a_huge_answer_reads_short
     panel.resize(1000, 600)
     qtbot.waitUntil(lambda: listed.visualItemRect(listed.item(0)).width() > 600)
     assert listed.visualItemRect(listed.item(0)).height() < narrow  # wrapped anew: fewer lines
+
+
+def test_a_solve_with_a_pasted_table_is_listed_by_its_question(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the window: every such solve was listed as "title | channel | views Fractions | …"."""
+    window = make_window(ScriptedModel([PROGRAM]))
+    window.question.setPlainText("What is 5 + 2 * 3?")
+    window.question_pane.table.setPlainText("title,views\nFractions,1.2M\nDivision,850K")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    listed = window.history_panel.list.item(0).text()
+    assert listed.startswith("● answered What is 5 + 2 * 3? (with a pasted table) → 11"), listed
+    assert without_table("a | b\n1 | 2\nHow many?") == ("How many?", 2)
+    assert without_table("What is |x - 3| when x = 1?") == ("What is |x - 3| when x = 1?", 0)
 
 
 def test_history_survives_reopening_and_restores_a_solve(qtbot: QtBot, make_window: WindowMaker) -> None:
