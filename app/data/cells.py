@@ -95,7 +95,7 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     numbers, note = _numbers_read(present, decimal_comma)
     marks = None
     if numbers is None:  # "12.5 p", "12.5*", "<5": the numbers, without their marks, as said
-        gaps, marks = _unmarked(gaps, present, decimal_comma)
+        gaps, marks = _without_number_marks(gaps, present, decimal_comma)
         if marks:
             present = [v for v in gaps if v is not None]
             missing = len(gaps) - len(present)
@@ -170,7 +170,9 @@ _BOUND = re.compile(r"[<>≤≥]=?\s?\d[\d.,]{0,20}")
 _BOUNDS_NOTE = "values given only as a bound (<5, as small counts are kept private) read as missing"
 
 
-def _unmarked(gaps: list[Cell], present: Sequence[Cell], decimal_comma: bool) -> tuple[list[Cell], str | None]:
+def _without_number_marks(
+    gaps: list[Cell], present: Sequence[Cell], decimal_comma: bool
+) -> tuple[list[Cell], str | None]:
     """The cells (`present`: those with a value) without the marks on their numbers — a statistics
     office's flags, footnote marks, bounds (gaps then) — where all then read as numbers, and the
     note saying so; else as they are. Every column of text passes here: it ends at its first word."""

@@ -103,7 +103,7 @@ class DataSet:
 
 
 def open_data(path: Path) -> DataSet:
-    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .xlsx, .jsonl/.ndjson, .json/.geojson)."""
+    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .data, .xlsx, .jsonl/.ndjson, .json/.geojson)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -375,7 +375,7 @@ def _records_table(name: str, records: list[dict[str, Any]]) -> Table:
     rows: list[list[Any]] = [header]
     for record in flat:
         rows.append([_json_cell(record.get(column)) for column in header])
-    return _table(name, rows, [])
+    return _table(name, rows, [], named=True)
 
 
 def _by_row(whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -523,16 +523,20 @@ def _too_many_columns(name: str, count: int) -> str:
     return f"{name} has {count:,} columns; PAL Studio reads at most {MAX_COLUMNS}"
 
 
-def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decimal_comma: bool = False) -> Table:
+def _table(
+    name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decimal_comma: bool = False, named: bool = False
+) -> Table:
+    """`rows`, the column names first (`named`: known to be names, as a JSON file's keys are)."""
     rows, notes = _framed([list(row[:MAX_COLUMNS]) for row in rows if not all(_blank(cell) for cell in row)], notes)
     if not rows:
         raise DataError(f"{name} holds no data")
     if len(rows) == 1:
         raise DataError(f"{name} holds a header line but no rows of data")
     width = max(len(row) for row in rows)
-    header, body = rows[0], [[*row, *[None] * (width - len(row))] for row in rows[1:]]
+    header, data, note = (rows[0], rows[1:], None) if named else _header(rows, width)
+    body = [[*row, *[None] * (width - len(row))] for row in data]
     columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
-    notes = notes + ([renamed] if renamed else [])
+    notes = notes + [n for n in (note, renamed if data is not rows else None) if n]
     cut = marks = 0
     cleaned: list[list[Cell]] = []
     for row in body:
@@ -540,7 +544,7 @@ def _table(name: str, rows: Sequence[Sequence[Any]], notes: list[str], *, decima
         for cell in row[:width]:
             value = _plain(cell)
             if isinstance(value, str) and value.endswith("]"):  # "1,425,775,850[3]", "India[b]"
-                marks += (unmarked := _unmarked(value)) != value
+                marks += (unmarked := _without_footnote_marks(value)) != value
                 value = unmarked or None
             if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
                 value, cut = value[:MAX_CELL_CHARS], cut + 1
@@ -676,6 +680,48 @@ def _framed(rows: list[list[Any]], notes: list[str]) -> tuple[list[list[Any]], l
         rows = [[*str(row[0]).split("\\")[0].split(","), *row[1:]] for row in rows]
         notes = [*notes, "the first column's codes, joined by commas as Eurostat writes them, split into a column each"]
     return rows, notes
+
+
+def _header(rows: Sequence[Sequence[Any]], width: int) -> tuple[Sequence[Any], Sequence[Sequence[Any]], str | None]:
+    """The column names, the rows of data, and a note where the names are not the first row as it
+    is: none at all where that row holds values (the UCI repository's .data files, a logger's
+    output), "row_name" where only the first is missing (R's write.csv, pandas' to_csv)."""
+    first = rows[0]
+    if _headerless(rows):
+        names = f"column_1 … column_{width}"
+        return [None] * width, rows, f"the first line holds values, not column names: columns called {names}"
+    if width >= 2 and _blank(first[0]) and all(not _blank(cell) for cell in first[1:]):
+        note = "the first column has no name in the file (row names, as R and pandas write them): called row_name"
+        return ["row_name", *first[1:]], rows[1:], note
+    return first, rows[1:], None
+
+
+def _headerless(rows: Sequence[Sequence[Any]]) -> bool:
+    """The first row is data, not column names: each of its cells a value — a number or date over
+    a column that has numbers or dates in it, or a text that its column repeats further down
+    ("Iris-setosa") — and one of them no name can be: a number with a fractional part or a date
+    ("5.1", "2024-01-05"), a number the row has twice, or a repeated text. A row of whole numbers
+    alone ("2019,2020,2021") stays the column names."""
+    below, seen = rows[1:51], set[str]()
+    telling = False
+    for i, cell in enumerate(rows[0]):
+        if _blank(cell):
+            continue
+        column = [str(row[i]).strip() for row in below if i < len(row) and not _blank(row[i])]
+        text = str(cell).strip()
+        if _data_like(cell):
+            if not any(_data_like(value) for value in column):
+                return False
+            telling = telling or not _WHOLE.fullmatch(text) or text in seen
+            seen.add(text)
+        elif text in column:
+            telling = True
+        else:
+            return False
+    return telling
+
+
+_WHOLE = re.compile(r"\d{1,9}")
 
 
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:
@@ -835,7 +881,7 @@ _MARKS = re.compile(r"(?:\[(?:\d{1,3}|[A-Za-z]{1,2}|(?:note|nb|n) ?\d{1,3}|[a-z]
 _MARKS_TAIL = 60  # the marks are looked for in a value's last characters only: linear, however long it is
 
 
-def _unmarked(text: str) -> str:
+def _without_footnote_marks(text: str) -> str:
     """`text` without the footnote marks at its end (nothing where it is only marks)."""
     tail = text[-_MARKS_TAIL:]
     found = _MARKS.search(tail)
@@ -848,7 +894,11 @@ def _column_names(header: Sequence[Any]) -> tuple[tuple[str, ...], str | None]:
     names, changed = [], []
     for position, raw in enumerate(header, start=1):
         # one line: a name is written into the model's prompt, where a line break could start a turn
-        text = " ".join(_unmarked(_CONTROL.sub("", str(raw))).split())[:MAX_NAME_CHARS] if raw not in (None, "") else ""
+        text = (
+            " ".join(_without_footnote_marks(_CONTROL.sub("", str(raw))).split())[:MAX_NAME_CHARS]
+            if raw not in (None, "")
+            else ""
+        )
         name = _unique(text or f"column_{position}", seen)
         if name != (str(raw).strip() if raw is not None else ""):
             changed.append(f"{raw!s:.20} → {name}" if text else f"(empty) → {name}")

@@ -19,7 +19,7 @@ from app.ui.events import DataOpened, DataRefused
 from app.ui.question_pane import QuestionPane
 
 # .xls: read where it is text (IMF and bank exports), else refused in words
-_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xls", ".jsonl", ".ndjson", ".json", ".geojson"}
+_SUFFIXES = {".csv", ".tsv", ".txt", ".data", ".dat", ".xlsx", ".xls", ".jsonl", ".ndjson", ".json", ".geojson"}
 
 
 class DataFiles(QObject):

@@ -43,7 +43,7 @@ def data_file_path(parent: QWidget) -> Path | None:
     """A data file to ask about. None: cancelled."""
     name, _filter = QFileDialog.getOpenFileName(
         parent, "Open a data file", str(Path.home()),
-        "Data files (*.csv *.tsv *.txt *.xlsx *.xls *.jsonl *.ndjson *.json *.geojson);;All files (*)",
+        "Data files (*.csv *.tsv *.txt *.data *.dat *.xlsx *.xls *.jsonl *.ndjson *.json *.geojson);;All files (*)",
     )  # fmt: skip
     return Path(name) if name else None
 

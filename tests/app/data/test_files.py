@@ -542,6 +542,47 @@ def test_rs_write_table_and_columns_set_apart_by_spaces(tmp_path: Path) -> None:
     assert short.columns == ("name", "age", "column_3")  # a comma file's missing name stays missing
 
 
+def test_a_file_without_column_names_keeps_its_first_row(tmp_path: Path) -> None:
+    """The UCI repository's iris.data has no header: its first flower became the column names
+    ("5.1", "Iris-setosa") and was lost from every count."""
+    iris = _write(
+        tmp_path / "iris.data",
+        "5.1,3.5,1.4,0.2,Iris-setosa\n4.9,3.0,1.4,0.2,Iris-setosa\n7.0,3.2,4.7,1.4,Iris-versicolor\n\n",
+    )
+    (table,) = open_data(iris).tables
+    assert table.columns == ("column_1", "column_2", "column_3", "column_4", "column_5")
+    assert table.rows[0] == (5.1, 3.5, 1.4, 0.2, "Iris-setosa") and len(table.rows) == 3
+    assert table.notes == ("the first line holds values, not column names: columns called column_1 … column_5",)
+    logged = open_data(_write(tmp_path / "log.csv", "2024-01-05 10:00,21.5\n2024-01-05 10:10,21.7\n")).tables[0]
+    assert logged.types == ("datetime", "float") and len(logged.rows) == 2
+    flags = open_data(_write(tmp_path / "flags.csv", "1,0,1\n0,0,1\n")).tables[0]  # a name is not there twice
+    assert flags.rows == ((1, 0, 1), (0, 0, 1))
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for row in ((5.1, 3.5, "setosa"), (4.9, 3.0, "setosa")):
+        sheet.append(row)
+    book.save(tmp_path / "iris.xlsx")
+    assert open_data(tmp_path / "iris.xlsx").tables[0].rows[0] == (5.1, 3.5, "setosa")
+    for names in ("2019,2020,2021\n5,6,7\n", "Drug,0.1,0.5\nA,3,4\n", "Alice,23,5.5\nBob,31,6.1\n"):
+        kept = open_data(_write(tmp_path / "kept.csv", names)).tables[0]  # names, or no telling: a header
+        assert len(kept.rows) == 1 and kept.columns == tuple(names.split("\n")[0].split(","))
+    keys = open_data(_write(tmp_path / "doses.json", '[{"0.5": 1, "1.5": 2}, {"0.5": 3, "1.5": 4}]')).tables[0]
+    assert keys.columns == ("0.5", "1.5") and len(keys.rows) == 2  # a JSON file's keys are names
+
+
+def test_a_first_column_with_no_name_holds_row_names(tmp_path: Path) -> None:
+    """R's write.csv and pandas' to_csv leave the row names' column unnamed: it was column_1."""
+    cars = open_data(_write(tmp_path / "mtcars.csv", '"","mpg","cyl"\n"Mazda RX4",21,6\n"Datsun 710",22.8,4\n'))
+    (table,) = cars.tables
+    assert table.columns == ("row_name", "mpg", "cyl") and table.rows[1] == ("Datsun 710", 22.8, 4)
+    assert table.notes == (
+        "the first column has no name in the file (row names, as R and pandas write them): called row_name",
+    )
+    gaps = open_data(_write(tmp_path / "gaps.csv", ",a,,b\n0,1,2,3\n")).tables[0]  # other names missing: no telling
+    assert gaps.columns == ("column_1", "a", "column_3", "b")
+
+
 def test_wikipedias_footnote_marks_are_left_out(tmp_path: Path) -> None:
     """A table copied from Wikipedia: "1,425,775,850[3]" read as text, "India[b]" matched no filter."""
     wiki = _write(

@@ -12,6 +12,7 @@ from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
 from app.ui import exporting
+from app.ui.data_files import DataFiles
 from app.ui.events import DataOpened, DataRefused
 from app.ui.main_window import MainWindow
 from models.testing import ScriptedModel
@@ -83,6 +84,9 @@ def test_a_file_dropped_on_the_window_is_opened(qtbot: QtBot, make_window: Windo
     assert "sales.csv" in window.question_pane.data_label.text()
     window.remove_data()
     assert not window.question_pane.data_label.isVisible() and window.table.isVisible()
+    uci = [QUrl.fromLocalFile(str(sales.with_name("iris.data")))]  # the UCI repository's files have no header
+    assert DataFiles.dropped(uci) == sales.with_name("iris.data")
+    assert DataFiles.dropped([QUrl.fromLocalFile(str(sales.with_name("notes.docx")))]) is None
 
 
 def test_bad_files_and_methods_without_programs_are_refused_in_words(
