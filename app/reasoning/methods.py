@@ -34,7 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
-from app.reasoning.answer_kind import Kind, asked_kind, implausible, in_asked_form, percent_as_fraction
+from app.reasoning.answer_kind import (
+    Kind,
+    asked_kind,
+    implausible,
+    in_asked_form,
+    large_numbers,
+    percent_as_fraction,
+    whole_numbers,
+)
 from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
 from app.reasoning.choices import Choice, choice_written, choices_in, matching_choice, stated_choice
 from app.reasoning.coc import coc
@@ -575,29 +583,6 @@ def fractional(answer: str) -> bool:
     """A number with a fractional part (14.67, 37.5)."""
     value = number_in(answer.strip())
     return value is not None and value != int(value)
-
-
-def whole_numbers(question: str) -> bool:
-    """The question states only whole numbers, none of them large, and asks for no fraction or
-    percentage: its answer counts things, so in a tie a whole number goes before 14.666666 (on
-    GSM8K's ties the whole number was right where either was; docs/results.md)."""
-    text = question[:20_000]
-    return asked_kind(text) is Kind.ANY and not re.search(r"\d\.\d", text) and not large_numbers(text)
-
-
-LARGE = 10_000  # a question with a number this large is arithmetic chain of thought gets wrong (docs/results.md)
-
-
-def large_numbers(question: str) -> bool:
-    """The question states a number of LARGE or more (4,922,000 a week; 37190 acres; 1.2M views)."""
-    text = question[:20_000]
-    return _SCALED.search(text) is not None or any(
-        float(n) >= LARGE for n in re.findall(r"\d{5,}", re.sub(r"(?<=\d),(?=\d{3})", "", text))
-    )
-
-
-# "1.2M", "$3B", "4 million"; not "5m" (five metres) or "class 3B"
-_SCALED = re.compile(r"(?:[$€£]\d+(?:\.\d+)?|\d\.\d+)(?:M|B|bn)\b|\d[ \t]?(?i:million|billion|trillion)s?\b")
 
 
 _NOT_REDONE = RedoneArithmetic()

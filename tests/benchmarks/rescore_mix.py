@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from app.evaluation.grader import grade
-from app.reasoning.answer_kind import implausible
+from app.reasoning.answer_kind import implausible, large_numbers, whole_numbers
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.extract import concluded
@@ -37,9 +37,7 @@ from app.reasoning.methods import (
     _options_only,
     _plausible_only,
     chains_needed,
-    large_numbers,
     vote,
-    whole_numbers,
 )
 from app.reasoning.numbers import format_float, vote_key
 from app.reasoning.solution import TRUSTED_AGREE

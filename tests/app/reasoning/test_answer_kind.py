@@ -138,6 +138,15 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("7", "Tom has 4 apples and buys 3 more. How many apples does he have?", None),
         ("0", "Tom has 4 apples and eats 4. How many are left?", None),
         ("a table", "How many apples?", None),
+        ("14.5", "29 cookies are shared by 2 boys. How many more cookies does Tim get?", "counts cookies"),
+        ("2.5", "A class of 30 has 12 girls. How many of the children are boys?", "counts children"),
+        ("7.5", "A farm has 15 sheep and sells half. How many sheep are left?", None),  # a part named
+        ("2.5", "She walks 5 miles at 2 miles an hour. How many hours does it take?", None),  # a measure
+        ("12.5", "Tim scored 10, 12 and 15 points. How many points did he score on average?", None),
+        ("3.5", "7 pies are cut for 2 parties. How many pies does each party get?", "counts pies"),
+        ("12.5", "There are 25 glasses of 1.5 liters. How many glasses are full?", None),  # a decimal stated
+        ("2.5", "How many does she have if she gives 5 to 2 friends?", None),  # nothing counted named
+        ("12345.5", "A city of 24691 people has 2 equal parts. How many people live in each part?", None),  # large
     ],
 )
 def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str, why: str | None) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from app.reasoning.answer_kind import large_numbers, whole_numbers
 from app.reasoning.choices import choices_in
 from app.reasoning.events import FirstAnswer, LaneFinished, VoteStarted
 from app.reasoning.method_table import TABLE
@@ -17,10 +18,8 @@ from app.reasoning.methods import (
     MethodError,
     as_choice,
     degenerate,
-    large_numbers,
     solve,
     vote,
-    whole_numbers,
     wordy,
 )
 from app.reasoning.prompts import EQUATION_HINT, FRACTION_HINT, asks_for_equation, messages
@@ -362,6 +361,10 @@ def test_an_answer_the_question_cannot_have_is_not_counted_where_another_is_plau
     assert agreed.batches == [1, 1, 1, 3]  # the agreement did not end the first round: PoT, then three chains
     assert wrong.answer == "-160" and not wrong.confidence.confident and wrong.confidence.level == "wrong kind"
     assert wrong.confidence.text.endswith("; but it is negative, and the question names nothing below zero")
+    halves = ScriptedModel([pal("27 / 2"), "Answer: 13.5", pot("27 / 2"), *["Answer: 13"] * 3], parallel=8, gain=1.0)
+    cookies = solve("Tim bakes 27 cookies for 2 boxes. How many cookies go in a box?", "mix", halves, sandbox)
+    assert halves.batches == [1, 1, 1, 3] and cookies.answer == "13"  # an agreement on 13.5 cookies settles nothing
+    assert "13.5 is not counted: it is not a whole number, and the question counts cookies." in cookies.notes
     colder = ScriptedModel([pal("-3"), "Answer: -3", pot("9")], parallel=8, gain=1.0)
     weather = solve("The temperature was 2 degrees and dropped 5. What is it now?", "mix", colder, sandbox)
     assert weather.confidence.confident and colder.batches == [1, 1]
