@@ -42,6 +42,8 @@ MAX_EXPRESSIONS = 200
 RELATIVE_TOLERANCE = 1e-9  # floating-point error only: 160780001 is not 160780000
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# "5 000", as French and SI write thousands (not "2 1/2" or "3 250/5")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d|[/.]\d|,\d{3})")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
 _CLAUSES = re.compile(
     r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|->|⇒|⟹|,(?=\s*[A-Za-z]\s*=)|\.\s+(?=[A-Za-z0-9$€£(])",
@@ -57,6 +59,9 @@ _WORDED_AS |= {"vezes": "*", "mais": "+"}  # Portuguese
 _WORDED = re.compile(r"(?<!\\)\b(" + "|".join(_WORDED_AS) + r")\b", re.I)
 _VULGAR = {"½": "1/2", "¼": "1/4", "¾": "3/4", "⅓": "1/3", "⅔": "2/3", "⅛": "1/8"}
 _VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
+_MIXED = re.compile(r"(?<![\d./])(\d{1,9}) (\d{1,3}/\d{1,3})(?![\d./])")  # "1 1/2" is 1 + 1/2
+_ROOT_OF = re.compile(r"(?:√|\bsqrt\b)\s?(?:(\d+(?:\.\d+)?)|\((\d+(?:\.\d+)?)\))")  # "√144", "sqrt(144)"
+_DOZEN = re.compile(r"\b(\d+(?:\.\d+)?|an?)\s+dozens?\b", re.I)  # "2 dozen = 24": 2 × 12
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
     "+": "+",
@@ -379,8 +384,9 @@ def _written_out(side: str, *, left: bool) -> str | None:
 
 
 def _digits(text: str) -> str:
-    """Numbers as Python writes them: 80,000 → 80000, 2,50 → 2.50."""
-    return _DECIMAL_COMMA.sub(".", _THOUSANDS.sub("", text))
+    """Numbers as Python writes them: 80,000 and 80 000 → 80000, 2,50 → 2.50."""
+    grouped = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\s", "", m.group()), text)
+    return _DECIMAL_COMMA.sub(".", _THOUSANDS.sub("", grouped))
 
 
 def _plain(text: str) -> str:
@@ -389,6 +395,9 @@ def _plain(text: str) -> str:
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
     plain = _POR.sub(" * ", _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain))
     plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1) and m.group(1) + '+'}{_VULGAR[m.group(2)]})", plain)
+    plain = _MIXED.sub(r"(\1+\2)", plain)
+    plain = _ROOT_OF.sub(lambda m: f"({m.group(1) or m.group(2)})^0.5", plain)
+    plain = _DOZEN.sub(lambda m: "(12)" if m.group(1).isalpha() else f"({m.group(1)}*12)", plain)
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)

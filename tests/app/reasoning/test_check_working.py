@@ -312,3 +312,22 @@ def test_two_steps_joined_by_and_and_spanish_operators(sandbox: Sandbox) -> None
     assert checked("3 por 6 = 18\n24 menos 18 = 6", sandbox, spanish, program).first_wrong is None
     assert checked("6 magdalenas por caja × 3 cajas = 18\n24 − 18 = 6", sandbox, spanish, program).first_wrong is None
     assert checked("3 por 6 = 18\n24 más 18 = 42", sandbox, spanish, program).first_wrong == 1
+
+
+def test_roots_mixed_numbers_dozens_and_thousands_set_apart_by_spaces(sandbox: Sandbox) -> None:
+    """Right workings that were marked wrong: "√144 = 12" ("that is 144, not 12"), "1 1/2 + 2 1/4 =
+    3 3/4" (a step missing), "2 dozen = 24" ("that is 2") and "1 250 × 4 = 5 000" ("that is 1000")."""
+    root = "What is the square root of 144 plus 5?"
+    for working in ("√144 = 12\n12 + 5 = 17", "sqrt(144) + 5 = 17", "√(144) + 5 = 17"):
+        assert checked(working, sandbox, root, "print(144 ** 0.5 + 5)").first_wrong is None
+    assert checked("√144 = 14\n14 + 5 = 19", sandbox, root, "print(144 ** 0.5 + 5)").first_wrong == 0
+    reading = "Mia reads 1 1/2 hours on Monday and 2 1/4 hours on Tuesday. How many hours does she read in all?"
+    assert checked("1 1/2 + 2 1/4 = 3 3/4 hours", sandbox, reading, "print(1.5 + 2.25)").first_wrong is None
+    assert checked("1 1/2 + 2 1/4 = 3 1/4", sandbox, reading, "print(1.5 + 2.25)").first_wrong == 0
+    eggs = "A box holds 2 dozen eggs. How many eggs are in 5 boxes?"
+    assert checked("2 dozen = 24\n5 × 24 = 120", sandbox, eggs, "print(5 * 2 * 12)").first_wrong is None
+    assert checked("2 dozen = 20\n5 × 20 = 100", sandbox, eggs, "print(5 * 2 * 12)").first_wrong == 0
+    pay = "Tom earns $1,250 a week for 4 weeks. How much does he earn?"
+    for working in ("1 250 × 4 = 5 000", "1\u202f250 × 4 = 5\u202f000 $", "1 250,00 € × 4 = 5 000,00 €"):
+        assert checked(working, sandbox, pay, "print(1250 * 4)").first_wrong is None
+    assert checked("1 250 × 4 = 4 000", sandbox, pay, "print(1250 * 4)").first_wrong == 0
