@@ -161,11 +161,12 @@ def _unflagged(present: Sequence[Cell]) -> list[Cell] | None:
     return stripped if _numbers(stripped, comma=False) is not None else None
 
 
-# Footnote marks after a number ("12.5*", "3.1†", "42¹"), and bounds for counts too small to
+# Footnote marks after a number ("12.5*", "3.1†", "42¹", the Bureau of Labor Statistics'
+# "310.326(P)" for preliminary, "12.3 (e)" for estimated), and bounds for counts too small to
 # publish ("<5", as health statistics keep them private): a gap each, where the rest are numbers.
 _MARK_SIGNS = "*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰"
-_MARKED = re.compile(rf"(.{{0,40}}?\d)\s?[{_MARK_SIGNS}]{{1,3}}")
-_MARKS_NOTE = "footnote marks after the numbers left out (12.5* is 12.5)"
+_MARKED = re.compile(rf"(.{{0,40}}?\d)\s?(?:[{_MARK_SIGNS}]{{1,3}}|\([A-Za-z]{{1,3}}\))")
+_MARKS_NOTE = "footnote marks after the numbers left out (12.5* and 12.5(P) are 12.5)"
 _BOUND = re.compile(r"[<>≤≥]=?\s?\d[\d.,]{0,20}")
 _BOUNDS_NOTE = "values given only as a bound (<5, as small counts are kept private) read as missing"
 
@@ -181,9 +182,10 @@ def _without_number_marks(
             return gaps, None
     if _unflagged(present) is not None:
         return [_without_flag(v) for v in gaps], _FLAGS_NOTE
-    if any(isinstance(v, str) and v.rstrip()[-1:] in _MARK_SIGNS for v in present):
+    if any(isinstance(v, str) and v.rstrip()[-1:] in _MARK_SIGNS + ")" for v in present):
         unmarked = [_without_mark(v) for v in gaps]
-        if _numbers_read([v for v in unmarked if v is not None], decimal_comma)[0] is not None:
+        plain = any(u == v for u, v in zip(unmarked, gaps, strict=True) if v is not None)  # "2 (S)", "4 (M)": sizes
+        if plain and _numbers_read([v for v in unmarked if v is not None], decimal_comma)[0] is not None:
             return unmarked, _MARKS_NOTE
     if any(isinstance(v, str) and v.lstrip()[:1] in "<>≤≥" for v in present):
         bounded = [None if isinstance(v, str) and _BOUND.fullmatch(v.strip()) else v for v in gaps]
@@ -194,11 +196,12 @@ def _without_number_marks(
 
 
 def _may_be_marked(value: str) -> bool:
-    """Cheaply: a mark at its end, a bound's sign at its start, or a number and a flag's letter."""
+    """Cheaply: a mark at its end, a bound's sign at its start, or a number and a flag's letter or
+    a mark in brackets."""
     last = value[-1:] if value[-1:] != " " else value.rstrip()[-1:]
     first = value[:1]
     return bool(first) and (
-        last in _MARK_SIGNS or first in "<>≤≥" or (last in _FLAG_LETTERS and first in "0123456789-.(")
+        last in _MARK_SIGNS or first in "<>≤≥" or (last in _FLAG_LETTERS + ")" and first in "0123456789-.(")
     )
 
 

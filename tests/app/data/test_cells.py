@@ -164,7 +164,12 @@ def test_numbers_abbreviated_with_k_m_b_are_read_and_said() -> None:
 def test_footnote_marks_after_numbers_and_bounds_for_small_counts() -> None:
     marked = read_column("rate", ["12.5*", "13", "3.1†", "42¹", "0.52**"])
     assert (marked.kind, marked.values) == ("float", (12.5, 13.0, 3.1, 42.0, 0.52))
-    assert marked.note == "footnote marks after the numbers left out (12.5* is 12.5)"
+    assert marked.note == "footnote marks after the numbers left out (12.5* and 12.5(P) are 12.5)"
+    # The Bureau of Labor Statistics' (P) for preliminary, an (e) for estimated: the column was text
+    lettered = read_column("Feb", ["300.840", "310.326(P)", "12.3 (e)", "(4.5)"])
+    assert lettered.values == (300.84, 310.326, 12.3, -4.5) and lettered.note == marked.note
+    assert read_column("score", ["12 (3)", "10 (1)", "7"]).kind == "text"  # a number in brackets may be data
+    assert read_column("size", ["2 (S)", "4 (M)", "6 (L)"]).kind == "text"  # marks on every value: data
     bounded = read_column("cases", ["<5", "12", "N/A", "≤5", "7"])  # health statistics keep small counts private
     assert (bounded.kind, bounded.values, bounded.missing) == ("int", (None, 12, None, None, 7), 3)
     assert bounded.note is not None and "bound" in bounded.note
