@@ -536,7 +536,8 @@ def _table(
     header, data, note = (rows[0], rows[1:], None) if named else _header(rows, width)
     body = [[*row, *[None] * (width - len(row))] for row in data]
     columns, renamed = _column_names([header[i] if i < len(header) else None for i in range(width)])
-    notes = notes + [n for n in (note, renamed if data is not rows else None) if n]
+    named_none = all(cell is None for cell in header)  # a file without names: column_1 … is no renaming
+    notes = notes + [n for n in (note, None if named_none else renamed) if n]
     cut = marks = 0
     cleaned: list[list[Cell]] = []
     for row in body:
