@@ -24,6 +24,7 @@ read by linear-time patterns.
 from __future__ import annotations
 
 import ast
+import collections
 import itertools
 import math
 import re
@@ -62,6 +63,12 @@ _VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
 _MIXED = re.compile(r"(?<![\d./])(\d{1,9}) (\d{1,3}/\d{1,3})(?![\d./])")  # "1 1/2" is 1 + 1/2
 _ROOT_OF = re.compile(r"(?:√|\bsqrt\b)\s?(?:(\d+(?:\.\d+)?)|\((\d+(?:\.\d+)?)\))")  # "√144", "sqrt(144)"
 _DOZEN = re.compile(r"\b(\d+(?:\.\d+)?|an?)\s+dozens?\b", re.I)  # "2 dozen = 24": 2 × 12
+_DEGREES = re.compile(r"\s?°\s?[CFK]?(?![A-Za-z])")  # "−3 °C": the C is no unknown
+_HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1,2})\s?(?:minutes?|mins?)\b", re.I)
+# "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
+# as a calculator takes it (not "100% − 20%", nor "25% of")
+_PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
+_RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
     "+": "+",
@@ -398,6 +405,8 @@ def _plain(text: str) -> str:
     plain = _MIXED.sub(r"(\1+\2)", plain)
     plain = _ROOT_OF.sub(lambda m: f"({m.group(1) or m.group(2)})^0.5", plain)
     plain = _DOZEN.sub(lambda m: "(12)" if m.group(1).isalpha() else f"({m.group(1)}*12)", plain)
+    plain = _HOURS_MINUTES.sub(r"(\1*60+\2) min", _DEGREES.sub(" ", plain))
+    plain = _PERCENT_ON.sub(r"(\1 \2 \1 * \3)", plain)
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)
@@ -430,8 +439,8 @@ def _parse(line: str) -> _Line:
     written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
     first = written[0].split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
-    stated = re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", plain)
-    result = _value(stated[-1]) if stated else None
+    stated = collections.deque(_RESULT.finditer(plain), maxlen=1)
+    result = (-1 if stated[0].group(1) else 1) * _value(stated[0].group(2)) if stated else None
     return _Line(line, sides, units, clauses, operands if "=" in plain else [], result)
 
 

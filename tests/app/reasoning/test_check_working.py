@@ -331,3 +331,22 @@ def test_roots_mixed_numbers_dozens_and_thousands_set_apart_by_spaces(sandbox: S
     for working in ("1 250 × 4 = 5 000", "1\u202f250 × 4 = 5\u202f000 $", "1 250,00 € × 4 = 5 000,00 €"):
         assert checked(working, sandbox, pay, "print(1250 * 4)").first_wrong is None
     assert checked("1 250 × 4 = 4 000", sandbox, pay, "print(1250 * 4)").first_wrong == 0
+
+
+def test_a_percentage_on_a_number_degrees_negatives_and_hours_with_minutes(sandbox: Sandbox) -> None:
+    """Right workings that were marked wrong: "40 − 25% = 30" ("that is 39.75"), "5 − 8 = −3 °C" (no
+    step has 3: the C read as an unknown, the minus lost) and "1 hour 50 minutes = 110 minutes"."""
+    sale = "A shirt costs $40 and is 25% off. What is the sale price?"
+    assert checked("40 - 25% = 30", sandbox, sale, "print(40 - 40 * 25 / 100)").first_wrong is None
+    assert checked("40 - 25% = 35", sandbox, sale, "print(40 - 40 * 25 / 100)").first_wrong == 0
+    assert checked("100% - 25% = 75%\n75% of 40 = 30", sandbox, sale, "print(40 - 40 * 25 / 100)").first_wrong is None
+    rise = "A shirt costs $40 and its price rises by 25%. What is the new price?"
+    assert checked("40 + 25% = 50", sandbox, rise, "print(40 + 40 * 25 / 100)").first_wrong is None
+    cold = "The temperature was 5 degrees and fell by 8 degrees. What is it now?"
+    for working in ("5 − 8 = −3 °C", "5°C − 8°C = −3°C", "5 - 8 = -3"):
+        assert checked(working, sandbox, cold, "print(5 - 8)").first_wrong is None
+    assert checked("5 − 8 = 3 °C", sandbox, cold, "print(5 - 8)").first_wrong == 0
+    movie = "A movie lasts 1 hour 50 minutes. How many minutes long is it?"
+    for working in ("1 hour 50 minutes = 110 minutes", "1 h 50 min = 110 min"):
+        assert checked(working, sandbox, movie, "print(60 + 50)").first_wrong is None
+    assert checked("1 hour 50 minutes = 150 minutes", sandbox, movie, "print(60 + 50)").first_wrong == 0
