@@ -346,6 +346,8 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
     """The records of parsed JSON in any of `_json_records`' shapes, else None."""
     if isinstance(whole, dict) and isinstance(whole.get("columns"), list) and isinstance(whole.get("data"), list):
         whole = [whole["columns"], *whole["data"]]  # pandas' "split"
+    elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and (socrata := _socrata(whole)):
+        whole = socrata
     elif isinstance(whole, dict) and whole and all(isinstance(value, dict) for value in whole.values()):
         whole = _by_row(whole)
     elif isinstance(whole, dict):
@@ -353,15 +355,32 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
         whole = lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
     if isinstance(whole, list) and len(whole) == 2 and isinstance(whole[0], dict) and isinstance(whole[1], list):
         whole = whole[1]  # the World Bank's API: a page's details, then its records
-    if isinstance(whole, list) and len(whole) > 1 and all(isinstance(row, list) for row in whole):
-        header = [str(cell) for cell in whole[0]]  # rows of values under a row of names
-        if len(set(header)) == len(header) and all(len(row) <= len(header) for row in whole[1:]):
-            whole = [dict(zip(header, row, strict=False)) for row in whole[1:]]
+    if isinstance(whole, list) and whole and all(isinstance(row, list) for row in whole):
+        if all(isinstance(cell, str) for cell in whole[0]) and len(whole) > 1:  # rows of values under a row of names
+            header, rows = [str(cell) for cell in whole[0]], whole[1:]
+        else:  # rows of values alone ([[2020, 5], [2021, 6]])
+            header, rows = [f"column_{n}" for n in range(1, max(map(len, whole)) + 1)], whole
+        if len(set(header)) == len(header) and all(len(row) <= len(header) for row in rows):
+            whole = [dict(zip(header, row, strict=False)) for row in rows]
     if not isinstance(whole, list) or not whole or not all(isinstance(record, dict) for record in whole):
         return None
     if all(record.get("type") == "Feature" and isinstance(record.get("properties"), dict) for record in whole):
         return [record["properties"] for record in whole]  # GeoJSON: each place's properties
     return whole
+
+
+def _socrata(whole: dict[str, Any]) -> list[list[Any]] | None:
+    """A Socrata portal's `rows.json` (the open data of many US cities and states): the names under
+    meta.view.columns, rows of values under data, the portal's own columns (":sid", ":created_at"
+    …) left out; else None."""
+    meta = whole.get("meta")
+    view = meta.get("view") if isinstance(meta, dict) else None
+    columns = view.get("columns") if isinstance(view, dict) else None
+    if not isinstance(columns, list) or not columns or not all(isinstance(c, dict) and "name" in c for c in columns):
+        return None
+    kept = [i for i, column in enumerate(columns) if not str(column.get("fieldName", "")).startswith(":")]
+    rows = [[row[i] if i < len(row) else None for i in kept] for row in whole["data"] if isinstance(row, list)]
+    return [[str(columns[i]["name"]) for i in kept], *rows]
 
 
 def _records_table(name: str, records: list[dict[str, Any]]) -> Table:

@@ -133,12 +133,23 @@ def test_a_json_file_of_records_in_each_usual_shape(tmp_path: Path) -> None:
         "pandas.json": json.dumps({k: {str(n): r[k] for n, r in enumerate(records)} for k in records[0]}),
         "split.json": json.dumps({"columns": list(records[0]), "data": [list(r.values()) for r in records]}),
         "rows.json": json.dumps([list(records[0]), *[list(r.values()) for r in records]]),  # rows under names
+        # a Socrata portal's rows.json (many US cities' open data): the names in its meta, its own columns left out
+        "socrata.json": json.dumps(
+            {
+                "meta": {
+                    "view": {"columns": [{"name": "sid", "fieldName": ":sid"}, *[{"name": k} for k in records[0]]]}
+                },
+                "data": [["row-1", *records[0].values()], ["row-2", *records[1].values()]],
+            }
+        ),
     }
     for name, text in shapes.items():
         (table,) = open_data(_write(tmp_path / name, text)).tables
         assert table.columns == ("yield", "site", "year"), name
         assert table.types == ("float", "text", "int"), name
         assert table.rows[1] == (48.9, "Morris", 1932), name
+    bare = open_data(_write(tmp_path / "bare.json", "[[2020, 5], [2021, 6]]")).tables[0]  # no names: no row lost
+    assert bare.columns == ("column_1", "column_2") and bare.rows == ((2020, 5), (2021, 6))
 
 
 @pytest.mark.parametrize(
