@@ -103,7 +103,7 @@ class DataSet:
 
 
 def open_data(path: Path) -> DataSet:
-    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .data, .xlsx, .jsonl/.ndjson, .json/.geojson)."""
+    """The tables in `path`, by its suffix (.csv, .tsv, .txt, .data, .xlsx/.xlsm, .jsonl/.ndjson, .json/.geojson)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -115,8 +115,10 @@ def open_data(path: Path) -> DataSet:
             f"{path.name} is {size / 2**20:.0f} MB; PAL Studio reads files up to {MAX_FILE_BYTES // 2**20} MB"
         )
     suffix = path.suffix.lower()
-    if suffix == ".xlsx":
+    if suffix in (".xlsx", ".xlsm"):  # .xlsm: a workbook with macros; its values are read, its macros never run
         return DataSet(path.name, _xlsx_tables(path))
+    if suffix in OTHER_FORMATS:
+        raise DataError(f"{path.name} is {OTHER_FORMATS[suffix]}; save it as .xlsx or CSV first")
     data = path.read_bytes()
     if suffix == ".xls" and data.startswith(_OLE):
         raise DataError(f"{path.name} is an old Excel file (.xls); save it as .xlsx or CSV first")
@@ -131,6 +133,23 @@ def open_data(path: Path) -> DataSet:
         blocks = _json_records(_name(path.stem), data)
         return DataSet(path.name, tuple(_records_table(name, records) for name, records in blocks.items()))
     return DataSet(path.name, _csv_tables(_name(path.stem), data, tab=suffix == ".tsv"))
+
+
+# Files people keep data in that are read by other programs only: what each is, for the message.
+OTHER_FORMATS = {
+    ".ods": "an OpenDocument spreadsheet (LibreOffice, OpenOffice)",
+    ".numbers": "an Apple Numbers file",
+    ".xlsb": "an Excel binary workbook",
+    ".parquet": "a Parquet file",
+    ".feather": "a Feather file",
+    ".sav": "an SPSS data file",
+    ".dta": "a Stata data file",
+    ".sas7bdat": "a SAS data file",
+    ".rds": "an R data file",
+    ".rdata": "an R data file",
+    ".pdf": "a PDF document",
+    ".docx": "a Word document",
+}
 
 
 # An .xls that does not begin so is text (the IMF's World Economic Outlook, many banks): read as CSV.

@@ -41,10 +41,10 @@ def export_path(parent: QWidget) -> Path | None:
 
 def data_file_path(parent: QWidget) -> Path | None:
     """A data file to ask about. None: cancelled."""
+    suffixes = "*.csv *.tsv *.txt *.data *.dat *.xlsx *.xlsm *.xls *.jsonl *.ndjson *.json *.geojson"
     name, _filter = QFileDialog.getOpenFileName(
-        parent, "Open a data file", str(Path.home()),
-        "Data files (*.csv *.tsv *.txt *.data *.dat *.xlsx *.xls *.jsonl *.ndjson *.json *.geojson);;All files (*)",
-    )  # fmt: skip
+        parent, "Open a data file", str(Path.home()), f"Data files ({suffixes});;All files (*)"
+    )
     return Path(name) if name else None
 
 

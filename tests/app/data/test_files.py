@@ -66,6 +66,9 @@ def test_every_sheet_of_a_workbook_with_cached_formulas_errors_and_merged_cells(
     assert sales_table.rows == (("north", 3, 30.0), ("south", 5, None), ("merged", None, None))
     assert any("error cells" in note for note in sales_table.notes)
     assert staff_table.types == ("text", "date") and staff_table.rows[0] == ("Ann", "2021-04-01")
+    macros = tmp_path / "book.xlsm"  # a workbook with macros: its values read (it was "a binary file")
+    macros.write_bytes(path.read_bytes())
+    assert open_data(macros).tables[0].rows == sales_table.rows
 
 
 def test_a_formula_is_read_as_its_cached_value_never_evaluated(tmp_path: Path) -> None:
@@ -165,6 +168,9 @@ def test_a_json_file_of_records_in_each_usual_shape(tmp_path: Path) -> None:
         ("deep.json", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         ("fake.xlsx", b"this is no zip", "not a readable .xlsx"),
         ("old.xls", b"\xd0\xcf\x11\xe0", "old Excel file"),
+        ("budget.ods", b"PK\x03\x04" * 10, "an OpenDocument spreadsheet .*; save it as .xlsx or CSV first"),
+        ("survey.sav", b"$FL2" * 10, "an SPSS data file"),
+        ("trips.parquet", b"PAR1" * 10, "a Parquet file"),
     ],
 )
 def test_bad_files_get_clear_messages(tmp_path: Path, name: str, content: bytes, message: str) -> None:

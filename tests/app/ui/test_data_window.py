@@ -86,7 +86,16 @@ def test_a_file_dropped_on_the_window_is_opened(qtbot: QtBot, make_window: Windo
     assert not window.question_pane.data_label.isVisible() and window.table.isVisible()
     uci = [QUrl.fromLocalFile(str(sales.with_name("iris.data")))]  # the UCI repository's files have no header
     assert DataFiles.dropped(uci) == sales.with_name("iris.data")
-    assert DataFiles.dropped([QUrl.fromLocalFile(str(sales.with_name("notes.docx")))]) is None
+    assert DataFiles.dropped([QUrl.fromLocalFile(str(sales.with_name("song.mp3")))]) is None
+    ods = sales.with_name("budget.ods")  # dropped to be told what to do with it
+    ods.write_bytes(b"PK\x03\x04" * 10)
+    mime.setUrls([QUrl.fromLocalFile(str(ods))])
+    with qtbot.waitSignal(window.controller.events.published, timeout=10_000, check_params_cb=event_of(DataRefused)):
+        window.dropEvent(drop)
+    assert (
+        "OpenDocument spreadsheet" in window.status_label.text()
+        and "save it as .xlsx or CSV" in window.status_label.text()
+    )
 
 
 def test_bad_files_and_methods_without_programs_are_refused_in_words(
