@@ -68,6 +68,9 @@ _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1
 # "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
+_PI, _PI_AFTER = re.compile(r"π"), re.compile(r"(?<=[\d)])\s?π")
+_PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
+_LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
@@ -161,6 +164,7 @@ class _Line:
     clauses: list[str]  # the line's steps as plain text ("3x = 18" of "3x = 18, so x = 6")
     operands: list[float]  # the numbers the line starts from (left of its first "=")
     result: float | None  # the last number the line states
+    percent: bool = False  # that number is written as a percentage ("= 20%")
 
 
 def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
@@ -169,7 +173,8 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     question, answer, variables = solution.question, solution.answer, solution.variables
     steps = worked_solution(solution.program, variables, question, output=solution.output)
     texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
-    lines = [_parse(text) for text in texts]
+    pi = "3.14" if _PI_314.search(question) else "22/7" if _PI_227.search(question) else repr(math.pi)
+    lines = [_parse(text, pi) for text in texts]
     roots = _roots_of(question, answer)
     at_roots = [_at_roots(line, roots) for line in lines]  # each line's sides with the unknown given its value
     expressions = [side for line in lines for clause in line.sides for side in clause]
@@ -195,6 +200,12 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
         last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
         line.result = last_side if last_side is not None else line.result
+        if line.percent and line.result is not None:  # "= 20%" where the solution's 20 is a percentage
+            hundredfold = line.result * 100
+            if any(_close(hundredfold, q.value) for q in quantities) and not any(
+                _close(line.result, q.value) for q in quantities
+            ):
+                line.result = hundredfold
         verdict = _verdict(line, clause_values, quantities, known, given)
         if roots is not None and at_roots[number]:
             sides = [[[next(held) for _side in clause] for clause in root] for root in at_roots[number]]
@@ -203,19 +214,24 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
-    reaches = bool(lines) and target is not None and lines[-1].result is not None and _close(lines[-1].result, target)
+    reaches = bool(lines) and target is not None and _reaches(lines[-1], target)
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
         verdicts = [
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
             for v in verdicts
         ]
     verdicts = _rejoined(lines, verdicts)
-    if verdicts and all(v.ok for v in verdicts) and target is not None:
-        last = lines[-1].result
-        if last is None or not _close(last, target):  # right so far, but it stops short of the answer
-            reason = f"right, but a step is missing after it: the answer is {format_float(target)}"
-            verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
+    if verdicts and all(v.ok for v in verdicts) and target is not None and not _reaches(lines[-1], target):
+        reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
+        verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _reaches(line: _Line, target: float) -> bool:
+    """The line ends at the answer: its last number, or that number as a percentage where it is
+    written as one ("0.2 = 20%" for the answer 20)."""
+    result = line.result
+    return result is not None and (_close(result, target) or (line.percent and _close(result * 100, target)))
 
 
 @dataclass(frozen=True)
@@ -396,7 +412,7 @@ def _digits(text: str) -> str:
     return _DECIMAL_COMMA.sub(".", _THOUSANDS.sub("", grouped))
 
 
-def _plain(text: str) -> str:
+def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
@@ -407,6 +423,7 @@ def _plain(text: str) -> str:
     plain = _DOZEN.sub(lambda m: "(12)" if m.group(1).isalpha() else f"({m.group(1)}*12)", plain)
     plain = _HOURS_MINUTES.sub(r"(\1*60+\2) min", _DEGREES.sub(" ", plain))
     plain = _PERCENT_ON.sub(r"(\1 \2 \1 * \3)", plain)
+    plain = _PI.sub(f"({pi})", _PI_AFTER.sub(" * π", plain))  # "2π", "π × 9"
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)
@@ -430,18 +447,27 @@ def _given(question: str) -> list[float]:
     return numbers + whole + [float(n) for word in implied for n in _IMPLIED[word]]
 
 
-def _parse(line: str) -> _Line:
+def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     text = _LABEL.sub("", line, count=1)
-    plain = _plain(text)
+    plain = _plain(text, pi)
     clauses = [part for c in _CLAUSES.split(plain) if c.strip() for part in _and_split(c)]
-    sides = [[_expression(side) for side in clause.split("=")] for clause in clauses]
+    sides = [_percent_as_written([_expression(side) for side in clause.split("=")]) for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
     written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
     first = written[0].split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
     stated = collections.deque(_RESULT.finditer(plain), maxlen=1)
     result = (-1 if stated[0].group(1) else 1) * _value(stated[0].group(2)) if stated else None
-    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result)
+    percent = bool(stated) and stated[0].group(2).endswith("%")
+    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent)
+
+
+def _percent_as_written(sides: list[str | None]) -> list[str | None]:
+    """A clause's sides, a lone percentage as its number where another side is times 100
+    ("(60 − 50) / 50 × 100 = 20%": the % names the 20, it does not divide it)."""
+    if not any(side is not None and side.endswith("*100") for side in sides):
+        return sides
+    return [lone.group(1) if side and (lone := _LONE_PERCENT.fullmatch(side)) else side for side in sides]
 
 
 _AND = re.compile(r"\s(?:and|und|et|y|e)\s", re.I)

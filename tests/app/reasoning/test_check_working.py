@@ -350,3 +350,22 @@ def test_a_percentage_on_a_number_degrees_negatives_and_hours_with_minutes(sandb
     for working in ("1 hour 50 minutes = 110 minutes", "1 h 50 min = 110 min"):
         assert checked(working, sandbox, movie, "print(60 + 50)").first_wrong is None
     assert checked("1 hour 50 minutes = 150 minutes", sandbox, movie, "print(60 + 50)").first_wrong == 0
+
+
+def test_a_percentage_written_after_times_100_and_pi(sandbox: Sandbox) -> None:
+    """Right workings that were marked wrong: "(60 − 50) / 50 × 100 = 20%" ("that is 20, not 0.2"),
+    "10/50 = 0.2 = 20%" (a step missing: the answer is 20) and "π × 3 × 3 = 3.14 × 9 = 28.26" (π
+    was not read: "that is 9")."""
+    rise = "A price rose from $50 to $60. What is the percent increase?"
+    program = "print((60 - 50) / 50 * 100)"
+    assert checked("(60 - 50) / 50 × 100 = 20%", sandbox, rise, program).first_wrong is None
+    assert checked("60 - 50 = 10\n10/50 = 0.2 = 20%", sandbox, rise, program).first_wrong is None
+    assert checked("(60 - 50) / 50 × 100 = 25%", sandbox, rise, program).first_wrong == 0
+    assert checked("60 - 50 = 10\n10/60 = 16.7%", sandbox, rise, program).first_wrong == 1
+    circle = "What is the area of a circle with radius 3 cm? Use 3.14 for pi."
+    assert checked("π × 3 × 3 = 3.14 × 9 = 28.26", sandbox, circle, "print(3.14 * 3 ** 2)").first_wrong is None
+    assert checked("π × 3² = 28.26 cm²", sandbox, circle, "print(3.14 * 3 ** 2)").first_wrong is None
+    assert checked("2π × 3 = 18.84", sandbox, circle, "print(3.14 * 3 ** 2)").first_wrong == 0  # the circumference
+    exact = "What is the area of a circle with radius 3 cm?"
+    assert checked("π × 9 = 28.27", sandbox, exact, "import math\nprint(math.pi * 9)").first_wrong is None
+    assert checked("π × 9 = 28.37", sandbox, exact, "import math\nprint(math.pi * 9)").first_wrong == 0
