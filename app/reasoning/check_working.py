@@ -68,6 +68,7 @@ _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1
 # "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
+_CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 = 4:15": times of day, in minutes
 _PI, _PI_AFTER = re.compile(r"π"), re.compile(r"(?<=[\d)])\s?π")
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
@@ -185,7 +186,8 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         _Quantity(v, "a part of the program's calculation") for v in parts
     ]
     given = _given(question[:20_000])
-    target = number_in(answer) if answer else None
+    clock = _CLOCK.search(answer) if answer and len(answer) <= MAX_LINE_CHARS else None
+    target = _minutes(clock) if clock else number_in(answer) if answer else None
     verdicts: list[LineVerdict] = []
     known = list(given)
     position = 0
@@ -422,6 +424,7 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _ROOT_OF.sub(lambda m: f"({m.group(1) or m.group(2)})^0.5", plain)
     plain = _DOZEN.sub(lambda m: "(12)" if m.group(1).isalpha() else f"({m.group(1)}*12)", plain)
     plain = _HOURS_MINUTES.sub(r"(\1*60+\2) min", _DEGREES.sub(" ", plain))
+    plain = _CLOCK.sub(lambda m: f"({_minutes(m):g})", plain)
     plain = _PERCENT_ON.sub(r"(\1 \2 \1 * \3)", plain)
     plain = _PI.sub(f"({pi})", _PI_AFTER.sub(" * π", plain))  # "2π", "π × 9"
     plain = _PER.sub(" per ", plain)
@@ -430,6 +433,10 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _HALF_OF.sub(lambda m: _PARTS[m.group(1).lower()], plain)  # "half of 20 = 10"
     plain = re.sub(r"(?<=\d) %", "%", plain)  # "25 %", as German and French write it
     return re.sub(r"%\s*(?:of|von|de)\b", "% *", plain)
+
+
+def _minutes(clock: re.Match[str]) -> float:
+    return int(clock.group(1)) * 60 + int(clock.group(2))
 
 
 def _given(question: str) -> list[float]:

@@ -369,3 +369,14 @@ def test_a_percentage_written_after_times_100_and_pi(sandbox: Sandbox) -> None:
     exact = "What is the area of a circle with radius 3 cm?"
     assert checked("π × 9 = 28.27", sandbox, exact, "import math\nprint(math.pi * 9)").first_wrong is None
     assert checked("π × 9 = 28.37", sandbox, exact, "import math\nprint(math.pi * 9)").first_wrong == 0
+
+
+def test_times_of_day_are_minutes(sandbox: Sandbox) -> None:
+    """ "2:30 + 1:45 = 4:15" was "that is 45, not 15": the hours and minutes read as two numbers."""
+    film = "A film starts at 2:30 and lasts 1 hour 45 minutes. When does it end?"
+    program = 'start = 2 * 60 + 30\nend = start + 105\nprint(f"{end // 60}:{end % 60:02d}")'
+    for working in ("2:30 + 1:45 = 4:15", "2:30 + 1 h 45 min = 4:15", "2:30 pm + 1:45 = 4:15 pm"):
+        assert checked(working, sandbox, film, program).first_wrong is None, working
+    assert checked("2:30 + 1:45 = 3:75", sandbox, film, program).first_wrong == 0  # no time of day: carry the hour
+    assert checked("2:30 + 1:45 = 4:25", sandbox, film, program).first_wrong == 0
+    assert checked("3:2 = 6:4", sandbox, film, program).lines[0].reason != "arithmetic slip: that is 182, not 364"
