@@ -69,7 +69,7 @@ _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
 _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 = 4:15": times of day, in minutes
-_PI, _PI_AFTER = re.compile(r"π"), re.compile(r"(?<=[\d)])\s?π")
+_PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
@@ -426,7 +426,7 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _HOURS_MINUTES.sub(r"(\1*60+\2) min", _DEGREES.sub(" ", plain))
     plain = _CLOCK.sub(lambda m: f"({_minutes(m):g})", plain)
     plain = _PERCENT_ON.sub(r"(\1 \2 \1 * \3)", plain)
-    plain = _PI.sub(f"({pi})", _PI_AFTER.sub(" * π", plain))  # "2π", "π × 9"
+    plain = _PI_AFTER.sub(" * π", plain).replace("π", f"({pi})")  # "2π", "π × 9"
     plain = _PER.sub(" per ", plain)
     plain = _PART_OF.sub(r"(\1) *", plain)  # "1/4 of 20", "0.25 of 80": times
     plain = _FRACTION.sub(r"(\1)", plain)
