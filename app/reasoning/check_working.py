@@ -72,6 +72,7 @@ _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 
 _PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
+_APPROXIMATE = re.compile(r"[≈≃]|~=?")
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
@@ -97,7 +98,8 @@ _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}\)?|\d{0,12}\.\d{1,12})\s+(?:of|von|de)\b")  # "(1/4) of": ¼ of
 # "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
 _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
-_UNIT_POWER = re.compile(r"\b([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")  # "25 m^2": the 2 is no result
+# "25 m^2", "100m³": the 2 and the 3 are no result
+_UNIT_POWER = re.compile(r"(?:\b|(?<=\d))([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")
 _STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
 # "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
@@ -166,6 +168,7 @@ class _Line:
     operands: list[float]  # the numbers the line starts from (left of its first "=")
     result: float | None  # the last number the line states
     percent: bool = False  # that number is written as a percentage ("= 20%")
+    approximate: bool = False  # "3 × 8.99 ≈ 27": equal as far as the student rounded
 
 
 def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
@@ -233,7 +236,8 @@ def _reaches(line: _Line, target: float) -> bool:
     """The line ends at the answer: its last number, or that number as a percentage where it is
     written as one ("0.2 = 20%" for the answer 20)."""
     result = line.result
-    return result is not None and (_close(result, target) or (line.percent and _close(result * 100, target)))
+    near = line.approximate
+    return result is not None and (_close(result, target, near) or (line.percent and _close(result * 100, target)))
 
 
 @dataclass(frozen=True)
@@ -416,6 +420,7 @@ def _digits(text: str) -> str:
 
 def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
+    plain = _APPROXIMATE.sub("=", plain)  # "≈": an "=" that `_Line.approximate` loosens
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
     plain = _POR.sub(" * ", _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain))
@@ -466,7 +471,8 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     stated = collections.deque(_RESULT.finditer(plain), maxlen=1)
     result = (-1 if stated[0].group(1) else 1) * _value(stated[0].group(2)) if stated else None
     percent = bool(stated) and stated[0].group(2).endswith("%")
-    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent)
+    approximate = _APPROXIMATE.search(text) is not None
+    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent, approximate)
 
 
 def _percent_as_written(sides: list[str | None]) -> list[str | None]:
@@ -601,7 +607,7 @@ def _verdict(
 ) -> LineVerdict:
     for clause in clause_values:
         numbers = [v for v in clause if v is not None]
-        if any(not _close(v, numbers[0]) for v in numbers[1:]):
+        if any(not _close(v, numbers[0], line.approximate) for v in numbers[1:]):
             left, right = numbers[0], numbers[-1]
             meant = next((q.step for q in quantities if _close(left, q.value)), None)
             reason = f"arithmetic slip: that is {format_float(left)}, not {format_float(right)}"
@@ -610,7 +616,7 @@ def _verdict(
     if result is None:
         return LineVerdict(line.text, True, "no number to check", None)
     copied = [n for n in line.operands if not any(_close(n, k) for k in known + [q.value for q in quantities])]
-    match = next((q for q in quantities if _close(result, q.value)), None)
+    match = next((q for q in quantities if _close(result, q.value, line.approximate)), None)
     if copied and match is None:
         return LineVerdict(
             line.text, False, f"{format_float(copied[0])} is not a number of the question or of an earlier step", None
@@ -622,10 +628,11 @@ def _verdict(
     return LineVerdict(line.text, False, f"no step of the solution has {format_float(result)}", None, off_route=True)
 
 
-def _close(student: float, exact: float) -> bool:
-    """Equal, or equal to the decimals the student wrote (3.33 for 10/3)."""
+def _close(student: float, exact: float, approximate: bool = False) -> bool:
+    """Equal, or equal to the decimals the student wrote (3.33 for 10/3); `approximate` ("≈ 27" for
+    26.97): equal rounded to the student's last digit, whole numbers too."""
     if abs(student - exact) <= RELATIVE_TOLERANCE * max(abs(student), abs(exact), 1e-12):
         return True
     text = repr(student)
     decimals = len(text.split(".")[1]) if "." in text and "e" not in text and not student.is_integer() else 0
-    return decimals > 0 and abs(student - exact) <= 0.5 * 10**-decimals + 1e-12
+    return (decimals > 0 or approximate) and abs(student - exact) <= 0.5 * 10**-decimals + 1e-12

@@ -380,3 +380,15 @@ def test_times_of_day_are_minutes(sandbox: Sandbox) -> None:
     assert checked("2:30 + 1:45 = 3:75", sandbox, film, program).first_wrong == 0  # no time of day: carry the hour
     assert checked("2:30 + 1:45 = 4:25", sandbox, film, program).first_wrong == 0
     assert checked("3:2 = 6:4", sandbox, film, program).lines[0].reason != "arithmetic slip: that is 182, not 364"
+
+
+def test_an_estimate_is_equal_as_far_as_it_is_rounded_and_a_glued_units_power_is_no_result(sandbox: Sandbox) -> None:
+    books = "A book costs $8.99. How much do 3 books cost?"
+    program = "print(round(3 * 8.99, 2))"
+    for working in ("3 × 8.99 ≈ 27", "3 × 8.99 ~ 27", "3 × 8.99 = 26.97"):
+        assert checked(working, sandbox, books, program).first_wrong is None, working
+    assert checked("3 × 8.99 ≈ 28", sandbox, books, program).first_wrong == 0
+    assert checked("3 × 8.99 = 27", sandbox, books, program).first_wrong == 0  # "=" is exact
+    pool = "A pool is 10 m long, 5 m wide and 2 m deep. What is its volume?"
+    assert checked("10m × 5m × 2m = 100m^3", sandbox, pool, "print(10 * 5 * 2)").first_wrong is None
+    assert checked("10m × 5m × 2m = 1000m³", sandbox, pool, "print(10 * 5 * 2)").first_wrong == 0
