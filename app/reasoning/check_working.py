@@ -45,6 +45,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # "5 000", as French and SI write thousands (not "2 1/2" or "3 250/5")
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d|[/.]\d|,\d{3})")
+_DOTTED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,]\d|\d)")  # 1.250, 5.000: thousands where written so
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")  # "2,50 €" as a German or French student writes 2.50
 _CLAUSES = re.compile(
     r";|,\s+(?:so|then|and)\b|\s(?:so|then|therefore|thus|hence)\s|→|=>|->|⇒|⟹|,(?=\s*[A-Za-z]\s*=)|\.\s+(?=[A-Za-z0-9$€£(])",
@@ -177,6 +178,9 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     question, answer, variables = solution.question, solution.answer, solution.variables
     steps = worked_solution(solution.program, variables, question, output=solution.output)
     texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
+    solved = _quantities(steps, variables, answer)
+    if _dot_thousands([*texts, question[:20_000]], solved):  # "1.250 × 4 = 5.000": a German student's 1250
+        texts, question = [_undotted(text) for text in texts], _undotted(question[:20_000])
     pi = "3.14" if _PI_314.search(question) else "22/7" if _PI_227.search(question) else repr(math.pi)
     lines = [_parse(text, pi) for text in texts]
     roots = _roots_of(question, answer)
@@ -185,9 +189,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     substituted = [side for line in at_roots for root in line for clause in root for side in clause]
     values, parts = _evaluate(expressions + substituted, solution.program, sandbox)
     values, held = values[: len(expressions)], iter(values[len(expressions) :])
-    quantities = _quantities(steps, variables, answer) + [
-        _Quantity(v, "a part of the program's calculation") for v in parts
-    ]
+    quantities = solved + [_Quantity(v, "a part of the program's calculation") for v in parts]
     given = _given(question[:20_000])
     clock = _CLOCK.search(answer) if answer and len(answer) <= MAX_LINE_CHARS else None
     target = _minutes(clock) if clock else number_in(answer) if answer else None
@@ -438,6 +440,21 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _HALF_OF.sub(lambda m: _PARTS[m.group(1).lower()], plain)  # "half of 20 = 10"
     plain = re.sub(r"(?<=\d) %", "%", plain)  # "25 %", as German and French write it
     return re.sub(r"%\s*(?:of|von|de)\b", "% *", plain)
+
+
+def _dot_thousands(texts: list[str], solved: list[_Quantity]) -> bool:
+    """The texts write thousands with dots (1.250, 5.000): a number so written is, without its
+    dots, a number the solution has, and is not one as a decimal."""
+    dotted = {found.group() for text in texts for found in _DOTTED.finditer(text)}
+    values = [q.value for q in solved]
+    return any(
+        any(_close(float(d.replace(".", "")), v) for v in values) and not any(_close(float(d), v) for v in values)
+        for d in dotted
+    )
+
+
+def _undotted(text: str) -> str:
+    return _DOTTED.sub(lambda found: found.group().replace(".", ""), text)
 
 
 def _minutes(clock: re.Match[str]) -> float:

@@ -392,3 +392,13 @@ def test_an_estimate_is_equal_as_far_as_it_is_rounded_and_a_glued_units_power_is
     pool = "A pool is 10 m long, 5 m wide and 2 m deep. What is its volume?"
     assert checked("10m × 5m × 2m = 100m^3", sandbox, pool, "print(10 * 5 * 2)").first_wrong is None
     assert checked("10m × 5m × 2m = 1000m³", sandbox, pool, "print(10 * 5 * 2)").first_wrong == 0
+
+
+def test_thousands_written_with_dots_where_the_solution_reads_them_so(sandbox: Sandbox) -> None:
+    """A German student's "1.250 € × 4 = 5.000 €" was "no step of the solution has 5"."""
+    pay = "Tom verdient 1.250 € pro Woche. Wie viel verdient er in 4 Wochen?"
+    assert checked("1.250 € × 4 = 5.000 €", sandbox, pay, "print(1250 * 4)").first_wrong is None
+    assert checked("1.250 × 4 = 4.000", sandbox, pay, "print(1250 * 4)").first_wrong == 0
+    flour = "A cake needs 1.250 kg of flour. How much do 4 cakes need?"  # a decimal where the program reads one
+    assert checked("1.250 × 4 = 5.000 kg", sandbox, flour, "print(1.25 * 4)").first_wrong is None
+    assert checked("1.250 × 4 = 5000 kg", sandbox, flour, "print(1.25 * 4)").first_wrong == 0
