@@ -865,9 +865,11 @@ def _filled(row: Sequence[Any]) -> int:
     return sum(not _blank(cell) for cell in row)
 
 
-# A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …") or a note's word ("Source: …").
+# A note under a table: a marker ("* unaudited", "¹ estimated", "[2] …"), a note's word ("Source: …") or
+# an export's footer ("Data from database: World Development Indicators", "Last Updated: 12/16/2024").
 _NOTE = re.compile(
-    r"\s*(?:[*†‡¹²³]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b)",
+    r"\s*(?:[*†‡¹²³©]|\[\d{1,2}\]|\(\d{1,2}\)\s|(?:notes?|sources?|footnotes?|quelle|anmerkung|hinweis|fuente|nota)\b"
+    r"|(?:last\s+updated|data\s+from|retrieved|downloaded|copyright)\b|(?:updated|extracted|stand)\s*:)",
     re.I,
 )
 _SENTENCE = re.compile(r"\s*(?:\S+\s+){5}")  # six words or more
@@ -916,7 +918,8 @@ def _plain(cell: Any) -> Cell:
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Footnote marks as Wikipedia's tables carry them after a value: [3], [b], [note 1], [citation needed].
-_MARKS = re.compile(r"(?:\[(?:\d{1,3}|[A-Za-z]{1,2}|(?:note|nb|n) ?\d{1,3}|[a-z]{1,15} needed)\])+\Z")
+# "[3]", "[b]", "[note 1]", "[citation needed]"; the World Bank DataBank's "2020 [YR2020]"
+_MARKS = re.compile(r"(?:\[(?:\d{1,3}|[A-Za-z]{1,2}|(?:note|nb|n) ?\d{1,3}|[a-z]{1,15} needed|YR\d{4})\])+\Z")
 _MARKS_TAIL = 60  # the marks are looked for in a value's last characters only: linear, however long it is
 
 

@@ -588,6 +588,22 @@ def test_a_file_without_column_names_keeps_its_first_row(tmp_path: Path) -> None
     assert keys.columns == ("0.5", "1.5") and len(keys.rows) == 2  # a JSON file's keys are names
 
 
+def test_a_world_bank_databank_export(tmp_path: Path) -> None:
+    """DataBank's CSV: years named "2020 [YR2020]", ".." for no value, and its footer ("Data from
+    database: …", "Last Updated: …") after blank lines, which was read as two rows of data."""
+    text = (
+        '"Country Name","Country Code","Series Name","2020 [YR2020]","2021 [YR2021]"\n'
+        '"Germany","DEU","GDP (current US$)","3940142541354.1","4348297440387.6"\n'
+        '"France","FRA","GDP (current US$)","2647926055110.5",".."\n\n\n'
+        '"Data from database: World Development Indicators"\n"Last Updated: 12/16/2024"\n'
+    )
+    (table,) = open_data(_write(tmp_path / "databank.csv", text)).tables
+    assert table.columns[3:] == ("2020", "2021") and len(table.rows) == 2 and table.rows[1][4] is None
+    assert "2 note lines under the table left out" in table.notes
+    kept = open_data(_write(tmp_path / "stands.csv", "item,price\nChair,12\nDesk,40\nStand\n")).tables[0]
+    assert len(kept.rows) == 3  # a row named Stand is data: a footer says "Stand:"
+
+
 def test_a_first_column_with_no_name_holds_row_names(tmp_path: Path) -> None:
     """R's write.csv and pandas' to_csv leave the row names' column unnamed: it was column_1."""
     cars = open_data(_write(tmp_path / "mtcars.csv", '"","mpg","cyl"\n"Mazda RX4",21,6\n"Datsun 710",22.8,4\n'))
