@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from typing import cast
 
 Cell = int | float | bool | str | None
+# ("int" or "float", the unit, a reader of each value, a note): a column read with what follows its numbers
+_Reading = tuple[str, str, Callable[[Cell], Cell], str | None]
 
 GAP_MARKERS = frozenset(
     {"na", "n/a", "n.a.", "nan", "null", "none", "nil", "-", "--", "—", "–", "?", "#n/a", "missing"}
@@ -41,8 +43,9 @@ GAP_MARKERS = frozenset(
 _BOOLS = {"true": True, "false": False, "yes": True, "no": False}
 _INT = re.compile(r"[-+]?\d{1,18}")
 _CURRENCY = "$€£¥₹"
+_CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|INR|CNY|SEK|NOK|DKK|PLN|BRL|MXN|ZAR|SGD|HKD"  # "USD 1,234.50"
 _NUMBER = re.compile(
-    rf"(?P<lead>[{_CURRENCY}])?(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?"
+    rf"(?P<lead>[{_CURRENCY}]|(?:{_CODES})(?=[\s\d(]))?(?P<open>\()?(?P<sign>[-+−])?\s?(?P<before>[{_CURRENCY}])?\s?"
     rf"(?P<digits>[\d.,'’ \u00a0\u202f]*\d)"
     rf"(?P<exp>[eE][-+]?\d+)?\s?(?P<after>[{_CURRENCY}%])?(?P<trail>[-−])?(?P<close>\))?"
 )  # "12.50-": a negative amount as accounting systems export it
@@ -90,6 +93,9 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     compact = _compact_dates(name, present)
     if compact is not None:
         return Column("date", tuple(None if v is None else compact[str(v)] for v in gaps), missing)
+    if _codes(present):  # "0123", "0456": zip codes, IDs — their leading zeros are part of them
+        texts = tuple(None if cell is None else str(cell) for cell in gaps)
+        return Column("text", texts, missing, note="numbers with leading zeros kept as text (0123 is a code)")
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
     numbers, note = _numbers_read(present, decimal_comma)
@@ -112,18 +118,11 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
         if years is not None:
             return Column("int", years, missing, note="dates that are all 1 January read as years (2001-01-01 is 2001)")
         return Column(kind, values, missing, note=note)
-    measured = _measured(present)
-    if measured is not None:  # "12 kg", "3.5 kg": 12 and 3.5, the column's unit kg
-        unit, plain = measured
-        numbers, note = _numbers_read(plain, decimal_comma)
-        if numbers is not None and not numbers[1]:
-            kind, _none, read = numbers
-            values = tuple(None if v is None else read(_without_unit(v)) for v in gaps)
-            return Column(kind, values, missing, unit, note)
-    scaled = _magnitudes(present)
-    if scaled is not None:  # "850K", "1.2M", "950": 850000, 1200000, 950
-        kind, unit, read = scaled
-        return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, _MAGNITUDES_NOTE)
+    for reader in (_debits_and_credits, _measured, _magnitudes):  # numbers with a word or letter after them
+        found = reader(present, decimal_comma)
+        if found is not None:
+            kind, unit, read, note = found
+            return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
     texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
 
@@ -250,9 +249,9 @@ def _numbers_read(
 _DECIMAL_COMMA = re.compile(rf"\d\.\d{{3}},\d|\d,\d{{1,2}}\s?[{_CURRENCY}%]")
 
 
-def _measured(present: Sequence[Cell]) -> tuple[str, list[Cell]] | None:
-    """The unit every value carries after its number ("12 kg", "3.5 kg"; "25 °C"), and the values
-    without it; else None."""
+def _measured(present: Sequence[Cell], decimal_comma: bool) -> _Reading | None:
+    """ "12 kg", "3.5 kg" ("25 °C"): 12 and 3.5, the column's unit kg, where every value carries
+    one unit after its number; else None."""
     units, plain = set(), list[Cell]()
     for value in present:
         match = _MEASURED.fullmatch(value.strip()) if isinstance(value, str) else None
@@ -262,7 +261,11 @@ def _measured(present: Sequence[Cell]) -> tuple[str, list[Cell]] | None:
         plain.append(match[1])
         if len(units) > 1:
             return None
-    return (units.pop(), plain) if units else None
+    numbers, note = _numbers_read(plain, decimal_comma)
+    if not units or numbers is None or numbers[1]:
+        return None
+    kind, _none, read = numbers
+    return kind, units.pop(), lambda value: read(_without_unit(value)), note
 
 
 def _without_unit(value: Cell) -> Cell:
@@ -281,9 +284,9 @@ _MAGNITUDE = re.compile(rf"(.{{0,40}}?\d)\s?({'|'.join(_SCALES)})")
 _MAGNITUDES_NOTE = "numbers with K, M or B after them read as thousands, millions, billions (1.2M is 1200000)"
 
 
-def _magnitudes(present: Sequence[Cell]) -> tuple[str, str, Callable[[Cell], Cell]] | None:
-    """("int" or "float", the unit, a reader) where the numbers carry K, M or B in more than one way
-    (with one of them, or none); else None."""
+def _magnitudes(present: Sequence[Cell], _decimal_comma: bool) -> _Reading | None:
+    """ "850K", "1.2M", "950": 850000, 1200000, 950, where the numbers carry K, M or B in more than
+    one way (with one of them, or none); else None."""
     split = {}
     for value in present:
         match = _MAGNITUDE.fullmatch(value.strip()) if isinstance(value, str) else None
@@ -306,7 +309,38 @@ def _magnitudes(present: Sequence[Cell]) -> tuple[str, str, Callable[[Cell], Cel
         number = scaled[str(value)]
         return int(number) if whole else number
 
-    return "int" if whole else "float", unit, read
+    return "int" if whole else "float", unit, read, _MAGNITUDES_NOTE
+
+
+_DR_CR = re.compile(r"(.{0,40}?\d\)?)\s?([DdCc][Rr])\.?")
+
+
+def _codes(present: Sequence[Cell]) -> bool:
+    """Every value is digits, and some start with a 0: codes, not numbers."""
+    zeros = False
+    for value in present:  # one pass; a column of text ends at its first word
+        if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 18):
+            return False
+        zeros = zeros or (value[0] == "0" and len(value) > 1)
+    return zeros
+
+
+def _debits_and_credits(present: Sequence[Cell], decimal_comma: bool) -> _Reading | None:
+    """A bank's "4.50 DR", "2,000.00 CR": -4.5 and 2000, where every value carries DR (debit:
+    negative) or CR (credit) and both are used; else None."""
+    signed: dict[str, Cell] = {}
+    for value in present:
+        match = _DR_CR.fullmatch(value.strip()) if isinstance(value, str) else None
+        if match is None:
+            return None  # a column of text ends here, at its first word
+        signed[str(value)] = f"-{match[1]}" if match[2].lower() == "dr" else match[1]
+    if {str(value).strip()[-2:].lower() for value in present} != {"dr", "cr"}:
+        return None
+    numbers, _note = _numbers_read(list(signed.values()), decimal_comma)
+    if numbers is None:
+        return None
+    kind, unit, read = numbers
+    return kind, unit, lambda value: read(signed[str(value)]), "DR (debit) read as negative, CR (credit) as positive"
 
 
 def _separated(present: Sequence[Cell]) -> bool:

@@ -913,7 +913,11 @@ def _plain(cell: Any) -> Cell:
             return None
         return cell
     text = _CONTROL.sub("", str(cell)).strip()
-    return text or None
+    forced = _FORCED_TEXT.fullmatch(text)  # ="0123": Excel's way to keep a code's leading zero
+    return (forced.group(1) if forced else text) or None
+
+
+_FORCED_TEXT = re.compile(r'="([^"]{0,200})"')
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

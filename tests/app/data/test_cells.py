@@ -176,3 +176,22 @@ def test_footnote_marks_after_numbers_and_bounds_for_small_counts() -> None:
     assert read_column("grade", ["A*", "B", "C"]).kind == "text"  # an A-star is a grade, not A
     assert read_column("x", ["<5", "<10"]).kind == "text"  # nothing but bounds: nothing to read
     assert read_column("x", ["<b>", "12"]).kind == "text"
+
+
+def test_bank_statements_codes_and_currency_codes() -> None:
+    """A bank's "4.50 DR" / "2,000.00 CR" were text (one mark on every value: DR read as a unit, the
+    debits positive); "0123" zip codes lost their leading zero; "USD 1,234.50" was text."""
+    amounts = read_column("Amount", ["4.50 DR", "2,000.00 CR", "1,200.00 Dr", None])
+    assert amounts.values == (-4.5, 2000.0, -1200.0, None) and amounts.note is not None and "DR" in amounts.note
+    assert read_column("Balance", ["4.50 CR", "12.00 CR"]).values == (4.5, 12.0)  # CR alone: a unit as before
+    assert read_column("name", ["Dr", "Cr"]).kind == "text"
+    zips = read_column("zip", ["0123", "1234", "0456"])
+    assert (
+        zips.values == ("0123", "1234", "0456")
+        and zips.note == "numbers with leading zeros kept as text (0123 is a code)"
+    )
+    assert read_column("n", ["0", "10", "7"]).values == (0, 10, 7)  # a lone 0 is a number
+    assert read_column("n", ["0.5", "10"]).kind == "float"
+    priced = read_column("Price", ["USD 1,234.50", "USD 12.00"])
+    assert priced.values == (1234.5, 12.0) and priced.unit == "USD"
+    assert read_column("code", ["USDA1", "EUR"]).kind == "text"

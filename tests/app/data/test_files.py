@@ -612,6 +612,8 @@ def test_a_first_column_with_no_name_holds_row_names(tmp_path: Path) -> None:
     assert table.notes == (
         "the first column has no name in the file (row names, as R and pandas write them): called row_name",
     )
+    forced = open_data(_write(tmp_path / "codes.csv", 'code,qty\n="0123",5\n="0456",6\n')).tables[0]  # Excel's ="0123"
+    assert forced.rows == (("0123", 5), ("0456", 6))
     gaps = open_data(_write(tmp_path / "gaps.csv", ",a,,b\n0,1,2,3\n")).tables[0]  # other names missing: no telling
     assert gaps.columns == ("column_1", "a", "column_3", "b")
 
