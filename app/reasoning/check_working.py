@@ -63,7 +63,12 @@ _VULGAR = {"½": "1/2", "¼": "1/4", "¾": "3/4", "⅓": "1/3", "⅔": "2/3", "�
 _VULGAR_FRACTION = re.compile(r"(\d?)([½¼¾⅓⅔⅛])")  # "2½" is 2 + 1/2
 _MIXED = re.compile(r"(?<![\d./])(\d{1,9}) (\d{1,3}/\d{1,3})(?![\d./])")  # "1 1/2" is 1 + 1/2
 _ROOT_OF = re.compile(r"(?:√|\bsqrt\b)\s?(?:(\d+(?:\.\d+)?)|\((\d+(?:\.\d+)?)\))")  # "√144", "sqrt(144)"
-_DOZEN = re.compile(r"\b(\d+(?:\.\d+)?|an?)\s+dozens?\b", re.I)  # "2 dozen = 24": 2 × 12
+# "2 dozen = 24": 2 × 12 where the dozens are what "=" converts (not "60 ÷ 12 = 5 dozen")
+_DOZEN = re.compile(r"\b(\d+(?:\.\d+)?|an?)\s+dozens?\b(?=\s*(?:[A-Za-z]+\s*)?=)", re.I)
+# "17 ÷ 5 = 3 R2", "17 : 5 = 3 Rest 2": a division with a remainder, checked as 17 = 5 × 3 + 2
+_REMAINDER = re.compile(
+    r"(\d{1,12})\s*[÷/:]\s*(\d{1,12})\s*=\s*(\d{1,12})\s*(?:r|rem\.?|remainder|rest|reste|resto)\s*(\d{1,12})\b", re.I
+)
 _DEGREES = re.compile(r"\s?°\s?[CFK]?(?![A-Za-z])")  # "−3 °C": the C is no unknown
 _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1,2})\s?(?:minutes?|mins?)\b", re.I)
 # "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
@@ -73,6 +78,7 @@ _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 
 _PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
+_CHECK = re.compile(r"\s*(?:check(?:ing)?|proof|probe|kontrolle|vérification|comprobación|verificación)\b", re.I)
 _APPROXIMATE = re.compile(r"[≈≃]|~=?")
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
@@ -170,6 +176,7 @@ class _Line:
     result: float | None  # the last number the line states
     percent: bool = False  # that number is written as a percentage ("= 20%")
     approximate: bool = False  # "3 × 8.99 ≈ 27": equal as far as the student rounded
+    divided: tuple[float, ...] = ()  # "17 ÷ 5 = 3 R2": the quotient and the remainder, either an answer
 
 
 def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
@@ -221,14 +228,15 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
-    reaches = bool(lines) and target is not None and _reaches(lines[-1], target)
+    last = next((line for line in reversed(lines) if not _CHECK.match(line.text)), lines[-1] if lines else None)
+    reaches = last is not None and target is not None and _reaches(last, target)
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
         verdicts = [
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
             for v in verdicts
         ]
     verdicts = _rejoined(lines, verdicts)
-    if verdicts and all(v.ok for v in verdicts) and target is not None and not _reaches(lines[-1], target):
+    if verdicts and last is not None and all(v.ok for v in verdicts) and target is not None and not reaches:
         reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
         verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
@@ -239,6 +247,8 @@ def _reaches(line: _Line, target: float) -> bool:
     written as one ("0.2 = 20%" for the answer 20)."""
     result = line.result
     near = line.approximate
+    if any(_close(value, target) for value in line.divided):
+        return True
     return result is not None and (_close(result, target, near) or (line.percent and _close(result * 100, target)))
 
 
@@ -425,6 +435,7 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _APPROXIMATE.sub("=", plain)  # "≈": an "=" that `_Line.approximate` loosens
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
+    plain = _REMAINDER.sub(r"\1 = \2 * \3 + \4", plain)
     plain = _POR.sub(" * ", _WORDED.sub(lambda m: _WORDED_AS[m.group(1).lower()], plain))
     plain = _VULGAR_FRACTION.sub(lambda m: f"({m.group(1) and m.group(1) + '+'}{_VULGAR[m.group(2)]})", plain)
     plain = _MIXED.sub(r"(\1+\2)", plain)
@@ -489,7 +500,9 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     result = (-1 if stated[0].group(1) else 1) * _value(stated[0].group(2)) if stated else None
     percent = bool(stated) and stated[0].group(2).endswith("%")
     approximate = _APPROXIMATE.search(text) is not None
-    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent, approximate)
+    remainder = _REMAINDER.search(_digits(text))
+    divided = (float(remainder[3]), float(remainder[4])) if remainder else ()
+    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent, approximate, divided)
 
 
 def _percent_as_written(sides: list[str | None]) -> list[str | None]:

@@ -402,3 +402,19 @@ def test_thousands_written_with_dots_where_the_solution_reads_them_so(sandbox: S
     flour = "A cake needs 1.250 kg of flour. How much do 4 cakes need?"  # a decimal where the program reads one
     assert checked("1.250 × 4 = 5.000 kg", sandbox, flour, "print(1.25 * 4)").first_wrong is None
     assert checked("1.250 × 4 = 5000 kg", sandbox, flour, "print(1.25 * 4)").first_wrong == 0
+
+
+def test_check_lines_remainders_and_dozens_as_a_unit(sandbox: Sandbox) -> None:
+    """A "Check:" line after the answer was "a step is missing"; "17 ÷ 5 = 3 remainder 2" was "that
+    is 3.4, not 2"; "60 ÷ 12 = 5 dozen" read the 5 dozen as 60."""
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    program = "print(24 - 3 * 6)"
+    assert checked("3 × 6 = 18 ✓\n24 − 18 = 6 ✔\nCheck: 6 + 18 = 24 ✓", sandbox, muffins, program).first_wrong is None
+    assert checked("3 × 6 = 18\nCheck: 18 + 6 = 24", sandbox, muffins, program).first_wrong == 1  # no answer yet
+    teams = "17 children are split into teams of 5. How many full teams and how many children are left over?"
+    for working in ("17 ÷ 5 = 3 R2", "17 ÷ 5 = 3 remainder 2", "17 : 5 = 3 Rest 2"):
+        assert checked(working, sandbox, teams, "print(17 // 5, 17 % 5)").first_wrong is None, working
+    assert checked("17 ÷ 5 = 3 R3", sandbox, teams, "print(17 // 5, 17 % 5)").first_wrong == 0
+    eggs = "Eggs cost $3 a dozen. How much do 60 eggs cost?"
+    assert checked("60 ÷ 12 = 5 dozen\n5 × $3 = $15", sandbox, eggs, "print(60 / 12 * 3)").first_wrong is None
+    assert checked("60 ÷ 12 = 6 dozen\n6 × $3 = $18", sandbox, eggs, "print(60 / 12 * 3)").first_wrong == 0
