@@ -312,9 +312,6 @@ def _magnitudes(present: Sequence[Cell], _decimal_comma: bool) -> _Reading | Non
     return "int" if whole else "float", unit, read, _MAGNITUDES_NOTE
 
 
-_DR_CR = re.compile(r"(.{0,40}?\d\)?)\s?([DdCc][Rr])\.?")
-
-
 def _codes(present: Sequence[Cell]) -> bool:
     """Every value is digits, and some start with a 0: codes, not numbers."""
     zeros = False
@@ -325,16 +322,21 @@ def _codes(present: Sequence[Cell]) -> bool:
     return zeros
 
 
+_DR_CR = re.compile(r"(.{0,40}?\d\)?)\s?([DdCc][Rr])\.?")
+
+
 def _debits_and_credits(present: Sequence[Cell], decimal_comma: bool) -> _Reading | None:
     """A bank's "4.50 DR", "2,000.00 CR": -4.5 and 2000, where every value carries DR (debit:
     negative) or CR (credit) and both are used; else None."""
     signed: dict[str, Cell] = {}
+    marks = set()
     for value in present:
         match = _DR_CR.fullmatch(value.strip()) if isinstance(value, str) else None
         if match is None:
             return None  # a column of text ends here, at its first word
+        marks.add(match[2].lower())
         signed[str(value)] = f"-{match[1]}" if match[2].lower() == "dr" else match[1]
-    if {str(value).strip()[-2:].lower() for value in present} != {"dr", "cr"}:
+    if marks != {"dr", "cr"}:
         return None
     numbers, _note = _numbers_read(list(signed.values()), decimal_comma)
     if numbers is None:

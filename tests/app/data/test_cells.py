@@ -181,7 +181,7 @@ def test_footnote_marks_after_numbers_and_bounds_for_small_counts() -> None:
 def test_bank_statements_codes_and_currency_codes() -> None:
     """A bank's "4.50 DR" / "2,000.00 CR" were text (one mark on every value: DR read as a unit, the
     debits positive); "0123" zip codes lost their leading zero; "USD 1,234.50" was text."""
-    amounts = read_column("Amount", ["4.50 DR", "2,000.00 CR", "1,200.00 Dr", None])
+    amounts = read_column("Amount", ["4.50 DR", "2,000.00 CR", "1,200.00 Dr.", None])
     assert amounts.values == (-4.5, 2000.0, -1200.0, None) and amounts.note is not None and "DR" in amounts.note
     assert read_column("Balance", ["4.50 CR", "12.00 CR"]).values == (4.5, 12.0)  # CR alone: a unit as before
     assert read_column("name", ["Dr", "Cr"]).kind == "text"
