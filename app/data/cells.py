@@ -143,7 +143,8 @@ def _is_gap(cell: Cell) -> bool:
 # e estimated, f forecast, n not significant, p provisional, r revised, s Eurostat estimate,
 # u low reliability, z not applicable ("12.5 p", "3.1 bep", ": c").
 _FLAG_LETTERS = "bcdefnprsuz"
-_FLAGGED = re.compile(rf"(.{{0,40}}?\d)\s+([{_FLAG_LETTERS}]{{1,3}})")
+# "12.5 p", "3.1 bep"; one letter glued on too, as NOAA's "0.05s" (suspect) — not b or d (billions, days)
+_FLAGGED = re.compile(rf"(.{{0,40}}?\d)(?:\s+|(?=[cefnprsuz]\Z))([{_FLAG_LETTERS}]{{1,3}})")
 _FLAGGED_GAP = re.compile(r"\s*:\s*[bcdefnprsuz]{0,3}\s*")
 _FLAGS_NOTE = "flags after the numbers left out (12.5 p is 12.5: p provisional, e estimated, …)"
 

@@ -195,3 +195,12 @@ def test_bank_statements_codes_and_currency_codes() -> None:
     priced = read_column("Price", ["USD 1,234.50", "USD 12.00"])
     assert priced.values == (1234.5, 12.0) and priced.unit == "USD"
     assert read_column("code", ["USDA1", "EUR"]).kind == "text"
+
+
+def test_a_flag_letter_glued_to_its_number() -> None:
+    """NOAA's daily summaries glue their flag on ("0.05s", suspect): the column was text."""
+    precipitation = read_column("PRCP", ["0.12", "0.00", "0.05s", "1.2p"])
+    assert precipitation.values == (0.12, 0.0, 0.05, 1.2) and precipitation.note is not None
+    assert read_column("t", ["5s", "3s"]).unit == "s"  # one letter on every value: a unit
+    assert read_column("views", ["1.2b", "950"]).kind == "text"  # b: billions, perhaps — not a flag
+    assert read_column("wait", ["3d", "4"]).kind == "text"  # d: days, perhaps
