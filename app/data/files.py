@@ -135,7 +135,11 @@ def open_data(path: Path) -> DataSet:
     return DataSet(path.name, _csv_tables(_name(path.stem), data, tab=suffix == ".tsv"))
 
 
-# Files people keep data in that are read by other programs only: what each is, for the message.
+# The suffixes `open_data` reads (an .xls where it is text, as the IMF's and banks' are), and the files
+# people keep data in that only other programs read: what each is, for the message.
+READ_SUFFIXES = (
+    ".csv", ".tsv", ".txt", ".data", ".dat", ".xlsx", ".xlsm", ".xls", ".jsonl", ".ndjson", ".json", ".geojson",
+)  # fmt: skip
 OTHER_FORMATS = {
     ".ods": "an OpenDocument spreadsheet (LibreOffice, OpenOffice)",
     ".numbers": "an Apple Numbers file",

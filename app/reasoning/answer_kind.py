@@ -118,8 +118,8 @@ def implausible(answer: str, question: str) -> str | None:
     kind = asked_kind(text)
     if 0 < abs(value) < 1 and kind is Kind.ANY and not _PARTS.search(text):
         return "it is a part of one, and the question counts whole things"
-    counted = _counted(text)
-    if counted and not value.is_integer() and not _PARTS.search(text) and whole_numbers(text):
+    counted = None if value.is_integer() else _counted(text)  # the question is read only for a part of a number
+    if counted and not _PARTS.search(text) and whole_numbers(text):
         return f"it is not a whole number, and the question counts {counted}"
     if kind is Kind.FRACTION and not fits(answer, kind):
         return "it is a whole number, and the question asks for a fraction"

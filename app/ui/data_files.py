@@ -11,16 +11,14 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.data import OTHER_FORMATS, DataSet
+from app.data import OTHER_FORMATS, READ_SUFFIXES, DataSet
 from app.reasoning.methods import DATA_DEFAULT, DATA_METHODS, Method
 from app.ui.controller import SolveController
 from app.ui.dialogs import data_file_path
 from app.ui.events import DataOpened, DataRefused
 from app.ui.question_pane import QuestionPane
 
-# .xls: read where it is text (IMF and bank exports), else refused in words
-_READ = {".csv", ".tsv", ".txt", ".data", ".dat", ".xlsx", ".xlsm", ".xls", ".jsonl", ".ndjson", ".json", ".geojson"}
-_SUFFIXES = _READ | set(OTHER_FORMATS)  # those opened to say what to do with them
+_SUFFIXES = {*READ_SUFFIXES, *OTHER_FORMATS}  # the other formats are opened to say what to do with them
 
 
 class DataFiles(QObject):

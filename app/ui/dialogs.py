@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from app.data import READ_SUFFIXES
 from app.ui.plain import message_box
 
 
@@ -41,7 +42,7 @@ def export_path(parent: QWidget) -> Path | None:
 
 def data_file_path(parent: QWidget) -> Path | None:
     """A data file to ask about. None: cancelled."""
-    suffixes = "*.csv *.tsv *.txt *.data *.dat *.xlsx *.xlsm *.xls *.jsonl *.ndjson *.json *.geojson"
+    suffixes = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
     name, _filter = QFileDialog.getOpenFileName(
         parent, "Open a data file", str(Path.home()), f"Data files ({suffixes});;All files (*)"
     )
