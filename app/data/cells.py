@@ -12,7 +12,8 @@ a value fits — else as text, cell by cell unchanged. On the way:
   `%`), accounting negatives (`(12.50)`, `$(300)`, `12.50-`), K, M and B where a column mixes them
   (`850K`, `1.2M`), and, in files that separate their fields with `;`, decimal commas (`1.234,56`)
   — elsewhere too where a value can be nothing else (`1.200,50`, `12,5 %`); one unit after every
-  number (`12 kg`, the column's unit `kg`), where the column is not dates.
+  number (`12 kg`, the column's unit `kg`), where the column is not dates; in a column of rain or
+  snow, the US weather service's `T` (a trace) is 0 and its `M` a gap.
 - Dates: ISO with or without a time and zone, `YYYY/MM/DD`, `DD.MM.YYYY`, `DD/MM/YYYY` or
   `MM/DD/YYYY` (with a time, `2:30 PM` too) — decided for the whole column from its values, and
   said when the values cannot tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
@@ -96,10 +97,12 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     if _codes(present):  # "0123", "0456": zip codes, IDs — their leading zeros are part of them
         texts = tuple(None if cell is None else str(cell) for cell in gaps)
         return Column("text", texts, missing, note="numbers with leading zeros kept as text (0123 is a code)")
+    gaps, marks = _weather_marks(name, gaps, decimal_comma)  # "T": a trace of rain, "M" a gap
+    present = [cell for cell in gaps if cell is not None]
+    missing = len(gaps) - len(present)
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
     numbers, note = _numbers_read(present, decimal_comma)
-    marks = None
     if numbers is None:  # "12.5 p", "12.5*", "<5": the numbers, without their marks, as said
         gaps, marks = _without_number_marks(gaps, present, decimal_comma)
         if marks:
@@ -193,6 +196,24 @@ def _without_number_marks(
         if rest and _numbers_read(rest, decimal_comma)[0] is not None:
             return bounded, _BOUNDS_NOTE
     return gaps, None
+
+
+_WEATHER = re.compile(r"(?i)prcp|precip|rain|snow|snwd")  # columns of rain and snow
+
+
+def _weather_marks(name: str, gaps: list[Cell], decimal_comma: bool) -> tuple[list[Cell], str | None]:
+    """A rain or snow column as the US National Weather Service writes one: "T" (a trace, too
+    little to measure) is 0 and "M" is missing, where the other values are numbers; else the
+    cells as they are."""
+    marked = {v for v in gaps if v in ("T", "M")} if _WEATHER.search(name) else set()
+    if not marked:
+        return gaps, None
+    rest = [v for v in gaps if v is not None and v not in marked]
+    if not rest or _numbers_read(rest, decimal_comma)[0] is None:
+        return gaps, None
+    read = [0.0 if v == "T" else None if v == "M" else v for v in gaps]
+    said = {"T": "T (a trace, too little to measure) read as 0", "M": "M read as missing"}
+    return read, "; ".join(said[mark] for mark in sorted(marked, reverse=True))
 
 
 def _may_be_marked(value: str) -> bool:

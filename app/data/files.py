@@ -846,12 +846,17 @@ def _series_details(rows: Sequence[Sequence[Any]]) -> int:
             details = rows[:index]
             valued = [row[1] for row in details if len(row) > 1 and not _blank(row[1])]
             if index >= 2 and not all(_data_like(value) for value in valued):
-                return index if all(not _data_like(row[0]) for row in details) else 0
+                return index if all(_named(row[0]) for row in details) else 0
             return 0
     return 0
 
 
 _PERIOD = re.compile(r"\d{4}( Q[1-4]| [A-Z]{3})?")  # ONS's periods: 2020, 2020 Q1, 2020 JAN
+
+
+def _named(cell: Any) -> bool:
+    """A line of details' name: "Title", "Release date" — no digit (a "2023-Q1" is a row of data)."""
+    return not any(char.isdigit() for char in str(cell))
 
 
 def _joined_header(top: Sequence[Any], sub: Sequence[Any], width: int) -> list[Any]:

@@ -204,3 +204,14 @@ def test_a_flag_letter_glued_to_its_number() -> None:
     assert read_column("t", ["5s", "3s"]).unit == "s"  # one letter on every value: a unit
     assert read_column("views", ["1.2b", "950"]).kind == "text"  # b: billions, perhaps — not a flag
     assert read_column("wait", ["3d", "4"]).kind == "text"  # d: days, perhaps
+
+
+def test_a_trace_of_rain_and_missing_days_as_the_weather_service_writes_them() -> None:
+    """The National Weather Service's "T" (a trace) and "M" (missing): the column was text, so a
+    month's rain could not be summed."""
+    rain = read_column("Precipitation", ["0.12", "T", "0.00", "M", "1.05"])
+    assert rain.kind == "float" and rain.values == (0.12, 0.0, 0.0, None, 1.05) and rain.missing == 1
+    assert rain.note is not None and "trace" in rain.note and "M" in rain.note
+    assert read_column("SNWD", ["0", "M", "3"]).values == (0, None, 3)
+    assert read_column("size", ["T", "M", "3"]).kind == "text"  # elsewhere T and M are what they say
+    assert read_column("rain", ["T", "M"]).kind == "text"  # no number to read them beside

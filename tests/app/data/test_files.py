@@ -442,9 +442,16 @@ def test_the_forms_of_four_statistics_offices(tmp_path: Path) -> None:
     assert quarters.rows == (("2021 Q1", 0.9),) and months.rows == (("2021-01-01", 0.7),)
     assert years.notes == ("7 lines of details above the series left out; its title names the values",)
     assert not quarters.notes and not months.notes  # said once
-    for text in ("name,score\nBob,absent\nAnn,12\nCid,13\n", "year,value\n2019,5\n2020,6\n", "Land,People\nPeru,34\n"):
+    quarters_file = "quarter,gdp\nQ1 2023,10\nQ2 2023,12\n2023 Q3,9\n"  # periods written two ways: no details
+    for text in (
+        "name,score\nBob,absent\nAnn,12\nCid,13\n",
+        "year,value\n2019,5\n2020,6\n",
+        "Land,People\nPeru,34\n",
+        quarters_file,
+    ):
         kept = open_data(_write(tmp_path / "kept.csv", text)).tables[0]
         assert kept.columns == tuple(text.split("\n")[0].split(",")) and not kept.notes  # a header of one line stays
+        assert len(kept.rows) == text.count("\n") - 1  # its first rows were taken for details
 
 
 def test_eurostats_codes_and_the_world_bank_api(tmp_path: Path) -> None:
