@@ -731,8 +731,8 @@ def _header(rows: Sequence[Sequence[Any]], width: int) -> tuple[Sequence[Any], S
     output), "row_name" where only the first is missing (R's write.csv, pandas' to_csv)."""
     first = rows[0]
     if _headerless(rows):
-        names = f"column_1 … column_{width}"
-        return [None] * width, rows, f"the first line holds values, not column names: columns called {names}"
+        names = f"columns called column_1 … column_{width}" if width > 1 else "a column called column_1"
+        return [None] * width, rows, f"the first line holds values, not column names: {names}"
     if width >= 2 and _blank(first[0]) and all(not _blank(cell) for cell in first[1:]):
         note = "the first column has no name in the file (row names, as R and pandas write them): called row_name"
         return ["row_name", *first[1:]], rows[1:], note
@@ -744,7 +744,8 @@ def _headerless(rows: Sequence[Sequence[Any]]) -> bool:
     a column that has numbers or dates in it, or a text that its column repeats further down
     ("Iris-setosa") — and one of them no name can be: a number with a fractional part or a date
     ("5.1", "2024-01-05"), a number the row has twice, or a repeated text. A row of whole numbers
-    alone ("2019,2020,2021") stays the column names."""
+    alone stays the column names where they are years or count evenly ("2019,2020,2021", "0,5,10");
+    other whole numbers are values ("10" over a column of numbers, "12,7,30")."""
     below, seen = rows[1:51], set[str]()
     telling = False
     for i, cell in enumerate(rows[0]):
@@ -761,10 +762,21 @@ def _headerless(rows: Sequence[Sequence[Any]]) -> bool:
             telling = True
         else:
             return False
-    return telling
+    return telling or _counted_values(rows[0])
 
 
 _WHOLE = re.compile(r"\d{1,9}")
+
+
+def _counted_values(row: Sequence[Any]) -> bool:
+    """A row of whole numbers only that no one names columns by: neither years nor numbers
+    counting evenly (1, 2, 3; 0, 5, 10)."""
+    texts = [str(cell).strip() for cell in row if not _blank(cell)]
+    if not texts or not all(_WHOLE.fullmatch(text) for text in texts):
+        return False
+    numbers = [int(text) for text in texts]
+    steps = {b - a for a, b in itertools.pairwise(numbers)}
+    return not all(1800 <= n <= 2199 for n in numbers) and not (len(steps) == 1 and steps != {0})
 
 
 def _above_header(rows: Sequence[Sequence[Any]]) -> int:

@@ -588,7 +588,11 @@ def test_a_file_without_column_names_keeps_its_first_row(tmp_path: Path) -> None
         sheet.append(row)
     book.save(tmp_path / "iris.xlsx")
     assert open_data(tmp_path / "iris.xlsx").tables[0].rows[0] == (5.1, 3.5, "setosa")
-    for names in ("2019,2020,2021\n5,6,7\n", "Drug,0.1,0.5\nA,3,4\n", "Alice,23,5.5\nBob,31,6.1\n"):
+    counts = open_data(_write(tmp_path / "counts.csv", "10\n12\n9\n")).tables[
+        0
+    ]  # one column: its first count was the name
+    assert counts.rows == ((10,), (12,), (9,)) and counts.notes[0].endswith("a column called column_1")
+    for names in ("2019,2020,2021\n5,6,7\n", "Drug,0.1,0.5\nA,3,4\n", "Alice,23,5.5\nBob,31,6.1\n", "0,5,10\n1,2,3\n"):
         kept = open_data(_write(tmp_path / "kept.csv", names)).tables[0]  # names, or no telling: a header
         assert len(kept.rows) == 1 and kept.columns == tuple(names.split("\n")[0].split(","))
     keys = open_data(_write(tmp_path / "doses.json", '[{"0.5": 1, "1.5": 2}, {"0.5": 3, "1.5": 4}]')).tables[0]
