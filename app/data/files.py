@@ -25,7 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from app.data.cells import Cell, Column, read_column
+from app.data.cells import GAP_MARKERS, Cell, Column, read_column
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_UNPACKED_BYTES = 400 * 1024 * 1024  # an .xlsx is a zip: its parts together, unpacked
@@ -235,11 +235,13 @@ def _named_rows(rows: Sequence[Sequence[Any]]) -> bool:
 def _stacked(rows: Sequence[Sequence[Any]]) -> tuple[list[list[Sequence[Any]]], int]:
     """The tables of a file that holds several, one under another (UNdata's footnotes under its
     data): after an empty line, a row of two names or more, no numbers in it, starts a table of
-    its own where the table above has rows of three cells or more; the first table's names again
+    its own where the table above has rows of three cells or more — unless that table is text only
+    and as wide (a blank line in a list of names and places); the first table's names again
     (exports joined into one file), wherever they stand, are left out, and counted. Empty lines
     are dropped."""
     blocks: list[list[Sequence[Any]]] = [[]]
     after_blank, repeated = False, 0
+    text_only = 0  # how many of the last block's rows are known to hold no number (scanned once)
     for row in rows:
         if not any(map(str.strip, map(str, row))):  # an empty line (this loop sees every row: kept fast)
             after_blank = True
@@ -250,7 +252,12 @@ def _stacked(rows: Sequence[Sequence[Any]]) -> tuple[list[list[Sequence[Any]]], 
             repeated += 1
             continue
         if names and sum(_filled(above) >= 3 for above in blocks[-1]) >= 2:
-            blocks.append([])
+            block = blocks[-1]
+            while text_only < len(block) and not any(_data_like(cell) for cell in block[text_only]):
+                text_only += 1
+            if text_only < len(block) or _filled(row) != _filled(block[0]):
+                blocks.append([])
+                text_only = 0
         blocks[-1].append(row)
     return [block for number, block in enumerate(blocks) if number == 0 or len(block) > 1], repeated
 
@@ -610,7 +617,7 @@ def _table(
     if total:  # a sum a program would count twice (and take for the largest row); it is the rows' own
         cleaned = cleaned[:-1]
         read = [read_column(columns[i], [row[i] for row in cleaned], decimal_comma=decimal_comma) for i in range(width)]
-        notes.append(f'the last row, "{total}", left out: it is the sum of the rows above')
+        notes.append(f"the last row, {total}")
     read_as: dict[str, list[str]] = {}  # a note, and the columns it is about: one line for them all
     for column, reading in zip(columns, read, strict=True):
         if reading.note:
@@ -624,23 +631,27 @@ def _table(
 
 
 _TOTAL = re.compile(r"(?:grand\s+)?totals?|sum|summe|gesamt|insgesamt|total général|totaux|totale", re.I)
+_MEAN = re.compile(r"average|avg\.?|mean|durchschnitt|mittelwert|moyenne|media|promedio", re.I)
 
 
 def _total_row(cleaned: list[list[Cell]], read: Sequence[Column]) -> str | None:
-    """The name of a last row that sums the rows above ("Total": each number of it the sum of its
-    column above), else None."""
+    """What a last row that sums or averages the rows above is ("the sum", "the average": each
+    number of it the sum or the mean of its column above, by its name "Total" or "Average"), else None."""
     if len(cleaned) < 3:
         return None
-    last = cleaned[-1]
-    name = next((cell for cell in last if isinstance(cell, str) and _TOTAL.fullmatch(cell.strip())), None)
+    last = [cell.strip() for cell in cleaned[-1] if isinstance(cell, str)]
+    name = next((cell for cell in last if _TOTAL.fullmatch(cell) or _MEAN.fullmatch(cell)), None)
     numbers = [c for c in read if c.kind in ("int", "float")]
     if name is None or not numbers:
         return None
+    mean = _MEAN.fullmatch(name) is not None
     for column in numbers:
         total, above = column.values[-1], [v for v in column.values[:-1] if isinstance(v, int | float)]
-        if total is not None and not math.isclose(float(total), math.fsum(above), rel_tol=1e-6, abs_tol=0.01):
+        expected = math.fsum(above) / max(len(above), 1) if mean else math.fsum(above)
+        near = (5e-3, 0.05) if mean else (1e-6, 0.01)  # an average is mostly written rounded
+        if total is not None and not math.isclose(float(total), expected, rel_tol=near[0], abs_tol=near[1]):
             return None
-    return name
+    return f'"{name}", left out: it is the {"average" if mean else "sum"} of the rows above'
 
 
 _TOTAL_WORDS = ("total", "summe", "ergebnis", "total général")
@@ -827,20 +838,20 @@ def _two_level(rows: Sequence[Sequence[Any]]) -> bool:
 
 
 def _labels_under(rows: Sequence[Sequence[Any]]) -> bool:
-    """Names over a line of labels or units with no gaps (the Census Bureau's "B01003_001E" over
-    "Estimate!!Total", "temp" over "degC"): every name has a label of text under it, and in two
-    columns at least, numbers follow it in every row (up to 20)."""
+    """Names over a line of labels or units (the Census Bureau's "B01003_001E" over "Estimate!!Total",
+    "weight" over "kg"): a label of text under every name over numbers — over text it may be
+    missing ("name" over nothing) — and in two columns at least, numbers follow it in every row
+    (up to 20)."""
     if len(rows) < 4 or _filled(rows[0]) < 2:
         return False
     top, sub, data = rows[0], rows[1], rows[2:22]
-    if any(_blank(sub[i]) if i < len(sub) else True for i, cell in enumerate(top) if not _blank(cell)):
+    if any(_data_like(cell) or str(cell).strip().lower() in GAP_MARKERS for cell in sub if not _blank(cell)):
         return False
-    if any(_data_like(cell) for cell in sub):
+    numbers = [all(i < len(row) and _data_like(row[i]) and not _blank(row[i]) for row in data) for i in range(len(top))]
+    labelled = [i < len(sub) and not _blank(sub[i]) for i in range(len(top))]
+    if any(not _blank(cell) and not labelled[i] and numbers[i] for i, cell in enumerate(top)):
         return False
-    numbers = sum(
-        all(i < len(row) and _data_like(row[i]) and not _blank(row[i]) for row in data) for i in range(len(sub))
-    )
-    return numbers >= 2
+    return sum(n and label for n, label in zip(numbers, labelled, strict=True)) >= 2
 
 
 def _series_details(rows: Sequence[Sequence[Any]]) -> int:

@@ -336,6 +336,11 @@ def test_a_sheet_that_starts_at_b2_and_a_header_of_two_lines(tmp_path: Path) -> 
     assert "two header lines joined into one (Sales over Q1 is Sales Q1)" in table.notes
     one_line = open_data(_write(tmp_path / "names.csv", "Name,,Score\nAnn,x,90\nBob,y,85\n")).tables[0]
     assert one_line.columns == ("Name", "column_2", "Score")  # one header line with a gap stays one
+    logged = "Time,Temperature,Note\ns,degC,\n0,20.1,start\n10,20.5,\n20,21.0,end\n"  # no unit over the notes
+    (units,) = open_data(_write(tmp_path / "logger.csv", logged)).tables  # every column was text
+    assert units.columns == ("Time s", "Temperature degC", "Note") and units.types == ("int", "float", "text")
+    gaps = open_data(_write(tmp_path / "gaps.csv", "name,a,b\n,NA,NA\nx,1,2\ny,3,4\n")).tables[0]
+    assert gaps.columns == ("name", "a", "b") and len(gaps.rows) == 3  # a row of gaps is a row
 
 
 def test_nested_objects_and_a_record_per_key_are_columns(tmp_path: Path) -> None:
@@ -378,6 +383,13 @@ def test_a_total_row_that_sums_the_rows_above_is_left_out(tmp_path: Path) -> Non
     assert 'the last row, "Total", left out: it is the sum of the rows above' in table.notes
     kept = open_data(_write(tmp_path / "points.csv", "Team,Points\nA,10\nB,20\nTotal,31\n")).tables[0]
     assert kept.rows[-1] == ("Total", 31)  # not the sum: data as written
+    marks = open_data(
+        _write(tmp_path / "marks.csv", "Student,Maths,Art\nA,70,81\nB,85,64\nC,90,70\nAverage,81.7,71.7\n")
+    )
+    assert len(marks.tables[0].rows) == 3  # a mean of the means was the mean of four rows
+    assert 'the last row, "Average", left out: it is the average of the rows above' in marks.tables[0].notes
+    best = open_data(_write(tmp_path / "best.csv", "Player,Score\nA,10\nB,20\nAverage,30\n")).tables[0]
+    assert best.rows[-1] == ("Average", 30)  # a player named so, perhaps
 
 
 def test_cells_excel_shows_as_percentages_are_read_as_shown(tmp_path: Path) -> None:
@@ -494,6 +506,9 @@ def test_tables_one_under_another_names_repeated_and_an_xls_that_is_text(tmp_pat
     assert joined.notes == ("the column names repeated 1 time further down left out",)
     same = open_data(_write(tmp_path / "same.csv", "x,y\n1,2\n1,2\n\n1,2\n")).tables[0]
     assert same.rows == ((1, 2), (1, 2), (1, 2))  # rows of data like each other are data
+    places = "name,city,country\nAnn,Paris,France\nCid,Lyon,France\n\nBob,Rome,Italy\nEve,Milan,Italy\n"
+    (listed,) = open_data(_write(tmp_path / "places.csv", places)).tables  # Bob was a second table's names
+    assert len(listed.rows) == 4 and listed.rows[2] == ("Bob", "Rome", "Italy")
     weo = _write(tmp_path / "WEOApr2024all.xls", "ISO\tCountry\t2023\nAFG\tAfghanistan\t1,141.22\nALB\tAlbania\tn/a\n")
     (table,) = open_data(weo).tables
     assert table.columns == ("ISO", "Country", "2023") and table.rows[0] == ("AFG", "Afghanistan", 1141.22)
