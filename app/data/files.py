@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import datetime
 import io
 import itertools
@@ -485,24 +486,28 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
             raise DataError(f"{path.name} has {len(sheets)} sheets; PAL Studio reads at most {MAX_SHEETS}")
         tables = []
         names: set[str] = set()
+        lines: list[str] = []  # sheets of one line (a source, a title): said, not tables
         for sheet in sheets:
             name = _unique(_name(sheet.title), names)
             notes: list[str] = []
             percent = _percent_columns(sheet)
             values = (_xlsx_row(row, notes, percent) for row in sheet.iter_rows(values_only=True))
-            rows = list(_capped_rows(values, name))
-            if not any(not _blank(cell) for row in rows for cell in row):
-                continue  # an empty sheet is not a table
-            errors = sum(1 for note in notes if note == "error")
-            notes = [note for note in notes if note != "error"]
-            if errors:
-                notes.append(f"{errors:,} error cells (#DIV/0!, #N/A, …) were read as empty")
-            tables.append(_table(name, rows, notes))
+            rows = [row for row in _capped_rows(values, name) if not all(_blank(cell) for cell in row)]
+            if len(rows) == 1 and len(sheets) > 1:
+                line = " ".join(str(cell).strip() for cell in rows[0] if not _blank(cell))[:200]
+                lines.append(f'the sheet "{sheet.title[:40]}" holds one line, not a table: "{line}"')
+            elif rows:  # an empty sheet is not a table
+                errors = notes.count("error")
+                said = [f"{errors:,} error cells (#DIV/0!, #N/A, …) were read as empty"] if errors else []
+                if "duration" in notes:
+                    said.append("durations read as seconds (0:45:12 is 2712)")
+                notes = [note for note in notes if note not in ("error", "duration")] + said
+                tables.append(_table(name, rows, notes))
     finally:
         book.close()
     if not tables:
         raise DataError(f"{path.name} has no data in any sheet")
-    return tuple(tables)
+    return (dataclasses.replace(tables[0], notes=(*tables[0].notes, *lines)), *tables[1:])
 
 
 _EXCEL_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
@@ -526,6 +531,8 @@ _FORMAT_ROWS = 20
 def _xlsx_row(row: Sequence[Any], notes: list[str], percent: frozenset[int] = frozenset()) -> list[Any]:
     cells = [_as_percent(value) if i in percent else _xlsx_cell(value) for i, value in enumerate(row)]
     notes.extend("error" for cell in cells if cell is _ERROR)
+    if notes[:1] != ["duration"] and any(isinstance(value, datetime.timedelta) for value in row):
+        notes.insert(0, "duration")  # said once, first: found without a search of the errors counted
     return [None if cell is _ERROR else cell for cell in cells]
 
 

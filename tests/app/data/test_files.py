@@ -3,6 +3,7 @@ refused with a message that says what is wrong (or handled as documented), nothi
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 
@@ -56,8 +57,10 @@ def test_every_sheet_of_a_workbook_with_cached_formulas_errors_and_merged_cells(
     sales.merge_cells("A4:C4")  # merged: the first cell holds the value, the rest are empty
     staff = book.create_sheet("Staff")
     staff.append(["name", "hired"])
-    staff.append(["Ann", __import__("datetime").datetime(2021, 4, 1)])
+    staff.append(["Ann", datetime.datetime(2021, 4, 1)])
+    staff.append(["Bob", datetime.datetime(2022, 5, 2), datetime.timedelta(minutes=45, seconds=12)])
     book.create_sheet("Empty")
+    book.create_sheet("Notes").append(["Source: the shop's till"])  # the whole workbook was refused
     path = tmp_path / "book.xlsx"
     book.save(path)
     data = open_data(path)
@@ -65,7 +68,9 @@ def test_every_sheet_of_a_workbook_with_cached_formulas_errors_and_merged_cells(
     sales_table, staff_table = data.tables
     assert sales_table.rows == (("north", 3, 30.0), ("south", 5, None), ("merged", None, None))
     assert any("error cells" in note for note in sales_table.notes)
-    assert staff_table.types == ("text", "date") and staff_table.rows[0] == ("Ann", "2021-04-01")
+    assert sales_table.notes[-1] == 'the sheet "Notes" holds one line, not a table: "Source: the shop\'s till"'
+    assert staff_table.types == ("text", "date", "int") and staff_table.rows[0] == ("Ann", "2021-04-01", None)
+    assert staff_table.rows[1][2] == 2712 and "durations read as seconds (0:45:12 is 2712)" in staff_table.notes
     macros = tmp_path / "book.xlsm"  # a workbook with macros: its values read (it was "a binary file")
     macros.write_bytes(path.read_bytes())
     assert open_data(macros).tables[0].rows == sales_table.rows
