@@ -486,16 +486,17 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
             raise DataError(f"{path.name} has {len(sheets)} sheets; PAL Studio reads at most {MAX_SHEETS}")
         tables = []
         names: set[str] = set()
-        lines: list[str] = []  # sheets of one line (a source, a title): said, not tables
+        lines: list[str] = []  # sheets of text lines (a cover sheet, a source): said, not tables
         for sheet in sheets:
             name = _unique(_name(sheet.title), names)
             notes: list[str] = []
             percent = _percent_columns(sheet)
             values = (_xlsx_row(row, notes, percent) for row in sheet.iter_rows(values_only=True))
             rows = [row for row in _capped_rows(values, name) if not all(_blank(cell) for cell in row)]
-            if len(rows) == 1 and len(sheets) > 1:
+            if len(sheets) > 1 and _prose(rows):
                 line = " ".join(str(cell).strip() for cell in rows[0] if not _blank(cell))[:200]
-                lines.append(f'the sheet "{sheet.title[:40]}" holds one line, not a table: "{line}"')
+                more = f" and {len(rows) - 1} more" if len(rows) > 1 else ""
+                lines.append(f'the sheet "{sheet.title[:40]}" holds lines of text, not a table: "{line}"{more}')
             elif rows:  # an empty sheet is not a table
                 errors = notes.count("error")
                 said = [f"{errors:,} error cells (#DIV/0!, #N/A, …) were read as empty"] if errors else []
@@ -506,8 +507,18 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
     finally:
         book.close()
     if not tables:
-        raise DataError(f"{path.name} has no data in any sheet")
+        raise DataError(f"{path.name} has no table in any sheet" + (f": {lines[0]}" if lines else ""))
     return (dataclasses.replace(tables[0], notes=(*tables[0].notes, *lines)), *tables[1:])
+
+
+def _prose(rows: Sequence[Sequence[Any]]) -> bool:
+    """A sheet of lines to read, not a table: one line, or a cover sheet's lines of text (a cell a
+    line, one of them a sentence), no number among them; a list of names is a table."""
+    if len(rows) == 1:
+        return True
+    if not rows or any(_filled(row) != 1 or any(_data_like(cell) for cell in row) for row in rows):
+        return False
+    return any(len(str(cell).split()) >= 5 for row in rows for cell in row if not _blank(cell))
 
 
 _EXCEL_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}

@@ -68,12 +68,40 @@ def test_every_sheet_of_a_workbook_with_cached_formulas_errors_and_merged_cells(
     sales_table, staff_table = data.tables
     assert sales_table.rows == (("north", 3, 30.0), ("south", 5, None), ("merged", None, None))
     assert any("error cells" in note for note in sales_table.notes)
-    assert sales_table.notes[-1] == 'the sheet "Notes" holds one line, not a table: "Source: the shop\'s till"'
+    assert sales_table.notes[-1] == 'the sheet "Notes" holds lines of text, not a table: "Source: the shop\'s till"'
     assert staff_table.types == ("text", "date", "int") and staff_table.rows[0] == ("Ann", "2021-04-01", None)
     assert staff_table.rows[1][2] == 2712 and "durations read as seconds (0:45:12 is 2712)" in staff_table.notes
     macros = tmp_path / "book.xlsm"  # a workbook with macros: its values read (it was "a binary file")
     macros.write_bytes(path.read_bytes())
     assert open_data(macros).tables[0].rows == sales_table.rows
+
+
+def test_a_cover_sheet_of_text_is_said_and_lists_stay_tables(tmp_path: Path) -> None:
+    """Government workbooks open with a cover sheet of sentences: it was a table of one column the
+    model had to tell from the data. A list of names, or of numbers, is a table."""
+    book = openpyxl.Workbook()
+    cover = book.active
+    assert cover is not None
+    cover.title = "Cover sheet"
+    for line in ("Household spending 2023", "This workbook holds the tables listed below.", "Contact: stats"):
+        cover.append([line])
+    spending = book.create_sheet("Table 1")
+    for row in (("Region", "Spending"), ("North", 120), ("South", 150)):
+        spending.append(row)
+    for title, column in (("Members", ["Name", "Ann Smith", "Bob Jones"]), ("Scores", ["Score", 10, 12])):
+        listed = book.create_sheet(title)
+        for cell in column:
+            listed.append([cell])
+    book.save(tmp_path / "spending.xlsx")
+    tables = open_data(tmp_path / "spending.xlsx").tables
+    assert [table.name for table in tables] == ["table_1", "members", "scores"]
+    said = 'the sheet "Cover sheet" holds lines of text, not a table: "Household spending 2023" and 2 more'
+    assert tables[0].notes == (said,)
+    del book["Table 1"], book["Members"], book["Scores"]
+    book.create_sheet("About").append(["No table here either"])
+    book.save(tmp_path / "prose.xlsx")
+    with pytest.raises(DataError, match='no table in any sheet: the sheet "Cover sheet" holds lines of text'):
+        open_data(tmp_path / "prose.xlsx")
 
 
 def test_a_formula_is_read_as_its_cached_value_never_evaluated(tmp_path: Path) -> None:
