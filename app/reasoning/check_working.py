@@ -75,6 +75,10 @@ _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
 _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 = 4:15": times of day, in minutes
+# Cents or pence beside dollars, pounds or euros: the signs named, so that the sides' units differ
+_MINOR_MONEY = re.compile(r"¢|\b(?:cents?|pence|ct)\b|(?<=\d)\s?p\b", re.I)
+_MAJOR_MONEY = re.compile(r"([$€£])\s?(\d+(?:\.\d+)?)")
+_MONEY_NAMES = {"$": "dollars", "€": "euros", "£": "pounds"}
 _PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
@@ -177,6 +181,7 @@ class _Line:
     percent: bool = False  # that number is written as a percentage ("= 20%")
     approximate: bool = False  # "3 × 8.99 ≈ 27": equal as far as the student rounded
     divided: tuple[float, ...] = ()  # "17 ÷ 5 = 3 R2": the quotient and the remainder, either an answer
+    clock: str = ""  # a line of times of day ("7:45 + 1:50 = 9:35"): what it states last, as written
 
 
 def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
@@ -201,7 +206,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     clock = _CLOCK.search(answer) if answer and len(answer) <= MAX_LINE_CHARS else None
     target = _minutes(clock) if clock else number_in(answer) if answer else None
     verdicts: list[LineVerdict] = []
-    known = list(given)
+    known = given + _literals(solution.program)  # the solution's "× 2" for "there and back"
     position = 0
     for number, line in enumerate(lines):
         clause_values: list[list[float | None]] = []
@@ -431,7 +436,10 @@ def _digits(text: str) -> str:
 
 
 def _plain(text: str, pi: str = repr(math.pi)) -> str:
-    plain = _digits(_BULLET.sub("", text)).replace("$", "").replace("€", "").replace("£", "")
+    plain = _digits(_BULLET.sub("", text))
+    if _MINOR_MONEY.search(plain):  # "$3 = 300 cents", "270¢ = $2.70": a conversion of units
+        plain = _MAJOR_MONEY.sub(lambda m: f"{m.group(2)} {_MONEY_NAMES[m.group(1)]}", plain).replace("¢", " cents")
+    plain = plain.replace("$", "").replace("€", "").replace("£", "")
     plain = _APPROXIMATE.sub("=", plain)  # "≈": an "=" that `_Line.approximate` loosens
     plain = _HYPHENATED.sub(" ", plain)  # "one-third", "x-ray": a word, not a minus
     plain = _UNIT_POWER.sub(r"\1", _RATIO.sub(" / ", _STEP_NOTE.sub("", plain)))
@@ -487,6 +495,19 @@ def _given(question: str) -> list[float]:
     return numbers + whole + [float(n) for word in implied for n in _IMPLIED[word]]
 
 
+def _literals(program: str | None) -> list[float]:
+    """The numbers the solution's program writes (`* 2`, `/ 100`): a student may use them too."""
+    nodes = program_nodes(program)
+    return [
+        float(node.value)
+        for node in nodes
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+        and abs(node.value) < 1e15
+    ]
+
+
 def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     text = _LABEL.sub("", line, count=1)
     plain = _plain(text, pi)
@@ -502,7 +523,10 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     approximate = _APPROXIMATE.search(text) is not None
     remainder = _REMAINDER.search(_digits(text))
     divided = (float(remainder[3]), float(remainder[4])) if remainder else ()
-    return _Line(line, sides, units, clauses, operands if "=" in plain else [], result, percent, approximate, divided)
+    clock = text.rsplit("=", 1)[-1].strip()[:20] if "=" in text and _CLOCK.search(text) else ""
+    return _Line(
+        line, sides, units, clauses, operands if "=" in plain else [], result, percent, approximate, divided, clock
+    )
 
 
 def _percent_as_written(sides: list[str | None]) -> list[str | None]:
@@ -641,6 +665,8 @@ def _verdict(
             left, right = numbers[0], numbers[-1]
             meant = next((q.step for q in quantities if _close(left, q.value)), None)
             reason = f"arithmetic slip: that is {format_float(left)}, not {format_float(right)}"
+            if line.clock:  # "7:45 + 1:50 = 8:95": in minutes, said as a time
+                reason = f"arithmetic slip: that is {int(left // 60)}:{int(left % 60):02d}, not {line.clock}"
             return LineVerdict(line.text, False, reason, meant)
     result = line.result
     if result is None:

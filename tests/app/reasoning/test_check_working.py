@@ -418,3 +418,20 @@ def test_check_lines_remainders_and_dozens_as_a_unit(sandbox: Sandbox) -> None:
     eggs = "Eggs cost $3 a dozen. How much do 60 eggs cost?"
     assert checked("60 ÷ 12 = 5 dozen\n5 × $3 = $15", sandbox, eggs, "print(60 / 12 * 3)").first_wrong is None
     assert checked("60 ÷ 12 = 6 dozen\n6 × $3 = $18", sandbox, eggs, "print(60 / 12 * 3)").first_wrong == 0
+
+
+def test_cents_to_dollars_a_number_the_program_uses_and_a_slipped_time(sandbox: Sandbox) -> None:
+    """ "270¢ = $2.70" and "$3 = 300 cents" were arithmetic slips (270 is not 2.7); "× 2" for there
+    and back was "not a number of the question" though the solution multiplies by 2 too; a time
+    that slipped was said in minutes ("that is 575")."""
+    pens = "Pens cost 45 cents each. Tom buys 6 pens. How many dollars does he spend?"
+    assert checked("6 × 45¢ = 270¢\n270¢ = $2.70", sandbox, pens, "ans = 45 * 6 / 100").first_wrong is None
+    apples = "Apples cost 60 cents each. How many apples can you buy with $3?"
+    assert checked("$3 = 300 cents\n300 ÷ 60 = 5 apples", sandbox, apples, "ans = 300 // 60").first_wrong is None
+    slipped = checked("$3 = 300 cents\n300 ÷ 60 = 6 apples", sandbox, apples, "ans = 300 // 60")
+    assert slipped.first_wrong == 1
+    walk = "Ben walks 1.2 km to school and back each day. How many km does he walk in 5 days?"
+    assert checked("1.2 × 2 = 2.4 km\n2.4 × 5 = 12 km", sandbox, walk, "ans = 1.2 * 2 * 5").first_wrong is None
+    film = "A movie starts at 7:45 pm and lasts 1 hour 50 minutes. When does it end?"
+    late = checked("7:45 + 1:50 = 8:95", sandbox, film, "ans = '9:35 pm'")
+    assert late.first_wrong == 0 and late.lines[0].reason == "arithmetic slip: that is 9:35, not 8:95"
