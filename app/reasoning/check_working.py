@@ -83,6 +83,7 @@ _PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
 _CHECK = re.compile(r"\s*(?:check(?:ing)?|proof|probe|kontrolle|vérification|comprobación|verificación)\b", re.I)
+_TICKED = re.compile(r"[✓✔]\s*$")  # "18 + 18 = 36 ✓" after the answer: a check too
 _APPROXIMATE = re.compile(r"[≈≃]|~=?")
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
@@ -202,6 +203,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     values, parts = _evaluate(expressions + substituted, solution.program, sandbox)
     values, held = values[: len(expressions)], iter(values[len(expressions) :])
     quantities = solved + [_Quantity(v, "a part of the program's calculation") for v in parts]
+    quantities += _shares(question[:20_000])
     given = _given(question[:20_000])
     clock = _CLOCK.search(answer) if answer and len(answer) <= MAX_LINE_CHARS else None
     target = _minutes(clock) if clock else number_in(answer) if answer else None
@@ -233,7 +235,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
-    last = next((line for line in reversed(lines) if not _CHECK.match(line.text)), lines[-1] if lines else None)
+    last = _last_step(lines, target)
     reaches = last is not None and target is not None and _reaches(last, target)
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
         verdicts = [
@@ -245,6 +247,21 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
         verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _last_step(lines: list[_Line], target: float | None) -> _Line | None:
+    """The line that should reach the answer: the last one that is no check of it ("Check: 6 + 18
+    = 24", or a ticked line after one that reached it)."""
+
+    def checks(number: int) -> bool:
+        text = lines[number].text
+        if _CHECK.match(text):
+            return True
+        if target is None or not _TICKED.search(text):
+            return False
+        return any(_reaches(earlier, target) for earlier in lines[:number])
+
+    return next((lines[n] for n in range(len(lines) - 1, -1, -1) if not checks(n)), lines[-1] if lines else None)
 
 
 def _reaches(line: _Line, target: float) -> bool:
@@ -478,6 +495,15 @@ def _undotted(text: str) -> str:
 
 def _minutes(clock: re.Match[str]) -> float:
     return int(clock.group(1)) * 60 + int(clock.group(2))
+
+
+def _shares(question: str) -> list[_Quantity]:
+    """A percentage of the question of each of its other numbers ("rises by 25%" of $120: 30), a
+    step a student takes where the solution multiplies by 1.25 at once."""
+    text = _digits(question)
+    percents = [float(p) for p in _PERCENT.findall(text)][:5]
+    numbers = [float(n) for n in _NUMBER.findall(_PERCENT.sub(" ", text))][:20]
+    return [_Quantity(n * p / 100, f"{format_float(p)}% of {format_float(n)}") for p in percents for n in numbers]
 
 
 def _given(question: str) -> list[float]:

@@ -435,3 +435,14 @@ def test_cents_to_dollars_a_number_the_program_uses_and_a_slipped_time(sandbox: 
     film = "A movie starts at 7:45 pm and lasts 1 hour 50 minutes. When does it end?"
     late = checked("7:45 + 1:50 = 8:95", sandbox, film, "ans = '9:35 pm'")
     assert late.first_wrong == 0 and late.lines[0].reason == "arithmetic slip: that is 9:35, not 8:95"
+
+
+def test_a_ticked_check_and_a_percentage_of_a_given_number(sandbox: Sandbox) -> None:
+    """ "18 + 18 = 36 ✓" was "a step is missing after it"; "120 × 0.25 = 30" (the rise) was off the
+    solution's route, which multiplies by 1.25, so the wrong line after it was not the one pointed at."""
+    marbles = "Sara has 36 marbles and gives half to her brother. How many does she give?"
+    assert checked("36/2=18\n18 + 18 = 36 ✓", sandbox, marbles, "ans = 36 / 2").first_wrong is None
+    price = "A price of $120 rises by 25%. What is the new price?"
+    wrong = checked("120 × 0.25 = 30\n120 - 30 = 90", sandbox, price, "ans = 120 * 1.25")
+    assert wrong.first_wrong == 1 and wrong.lines[0].step == "25% of 120"
+    assert checked("120 × 0.25 = 30\n120 + 30 = 150", sandbox, price, "ans = 120 * 1.25").first_wrong is None
