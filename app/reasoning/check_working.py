@@ -537,7 +537,9 @@ def _literals(program: str | None) -> list[float]:
 def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     text = _LABEL.sub("", line, count=1)
     plain = _plain(text, pi)
-    clauses = [part for c in _CLAUSES.split(plain) if c.strip() for part in _and_split(c)]
+    clauses = [
+        part for c in _CLAUSES.split(plain) if c.strip() for step in _and_split(c) for part in _comma_split(step)
+    ]
     sides = [_percent_as_written([_expression(side) for side in clause.split("=")]) for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
     written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
@@ -571,6 +573,16 @@ def _and_split(clause: str) -> list[str]:
     else the clause as it is ("3 and 4 = 7" is one sum)."""
     parts = _AND.split(clause)
     return parts if len(parts) > 1 and all("=" in part for part in parts) else [clause]
+
+
+def _comma_split(clause: str) -> list[str]:
+    """Two steps after a number and a comma ("2 * 3 = 6, 4 * 5 = 20"), where each part has its "=";
+    else the clause as it is ("add 4, 6 and 8 = 18" is one sum)."""
+    parts = _STEP_COMMA.split(clause)
+    return parts if len(parts) > 1 and all("=" in part for part in parts) else [clause]
+
+
+_STEP_COMMA = re.compile(r"(?<=\d),\s+")
 
 
 def _unit(side: str) -> str:

@@ -446,3 +446,11 @@ def test_a_ticked_check_and_a_percentage_of_a_given_number(sandbox: Sandbox) -> 
     wrong = checked("120 × 0.25 = 30\n120 - 30 = 90", sandbox, price, "ans = 120 * 1.25")
     assert wrong.first_wrong == 1 and wrong.lines[0].step == "25% of 120"
     assert checked("120 × 0.25 = 30\n120 + 30 = 150", sandbox, price, "ans = 120 * 1.25").first_wrong is None
+
+
+def test_two_steps_on_a_line_set_apart_by_a_comma(sandbox: Sandbox) -> None:
+    """ "2 * 3 = 6, 4 * 5 = 20" was "an arithmetic slip: that is 6, not 20"."""
+    shop = "Pencils cost $2 and pens $4. Jo buys 3 pencils and 5 pens. How much does she pay?"
+    program = "ans = 2 * 3 + 4 * 5"
+    assert checked("2 * 3 = 6, 4 * 5 = 20\nso 6 + 20 = 26", sandbox, shop, program).first_wrong is None
+    assert checked("2 * 3 = 6, 4 * 5 = 25\nso 6 + 25 = 31", sandbox, shop, program).first_wrong == 0
