@@ -334,7 +334,8 @@ def _json_records(name: str, data: bytes) -> dict[str, list[dict[str, Any]]]:
     objects, an object holding one such list (`{"data": [...]}`), GeoJSON's features (their
     properties), pandas' `to_json` (a column of values by row, "split": columns and rows of
     values, or "list": a list of values per column), a list of rows under a row of names, the
-    World Bank API's page of them after its details, an API's blocks of columns (Open-Meteo's
+    World Bank API's page of them after its details, an API's records in its envelope (`{"data":
+    {"items": [...]}}`), an API's blocks of columns (Open-Meteo's
     "hourly" and "daily": a table each), or JSON lines under a .json name."""
     try:
         whole = json.loads(data)
@@ -379,6 +380,8 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
         whole = [whole["columns"], *whole["data"]]  # pandas' "split"
     elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and (socrata := _socrata(whole)):
         whole = socrata
+    elif isinstance(whole, dict) and not _has_records(whole) and (inner := _enveloped(whole)) is not None:
+        whole = inner  # an API's records inside its envelope: {"data": {"items": [...]}, "meta": …}
     elif isinstance(whole, dict) and whole and all(isinstance(value, dict) for value in whole.values()):
         whole = _by_row(whole)
     elif isinstance(whole, dict):
@@ -398,6 +401,25 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
     if all(record.get("type") == "Feature" and isinstance(record.get("properties"), dict) for record in whole):
         return [record["properties"] for record in whole]  # GeoJSON: each place's properties
     return whole
+
+
+def _enveloped(whole: dict[str, Any], depth: int = 3) -> list[dict[str, Any]] | None:
+    """The longest list of objects in the objects nested in `whole` (down to `depth` levels); else None."""
+    found: list[list[dict[str, Any]]] = []
+    level = [value for value in whole.values() if isinstance(value, dict)]
+    for _ in range(depth):
+        found += [v for inner in level for v in inner.values() if isinstance(v, list) and v and _all_objects(v)]
+        level = [v for inner in level for v in inner.values() if isinstance(v, dict)]
+    return max(found, key=len) if found else None
+
+
+def _all_objects(values: list[Any]) -> bool:
+    return all(isinstance(value, dict) for value in values)
+
+
+def _has_records(whole: dict[str, Any]) -> bool:
+    """A list of objects at the top (pandas' "table" form: its "data" beside its "schema")."""
+    return any(isinstance(value, list) and value and _all_objects(value) for value in whole.values())
 
 
 def _socrata(whole: dict[str, Any]) -> list[list[Any]] | None:

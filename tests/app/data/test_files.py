@@ -178,6 +178,9 @@ def test_a_json_file_of_records_in_each_usual_shape(tmp_path: Path) -> None:
                 "data": [["row-1", *records[0].values()], ["row-2", *records[1].values()]],
             }
         ),
+        # an API's envelope (it was a table of its two keys, the records one text cell), pandas' "table"
+        "api.json": json.dumps({"data": {"items": records, "total": 2}, "meta": {"page": 1, "links": [{"a": 1}]}}),
+        "table.json": json.dumps({"schema": {"fields": [{"name": k} for k in records[0]]}, "data": records}),
     }
     for name, text in shapes.items():
         (table,) = open_data(_write(tmp_path / name, text)).tables
