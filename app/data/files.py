@@ -165,12 +165,7 @@ _OLE = b"\xd0\xcf\x11\xe0"  # a compound file (OLE2), as Excel 97–2003 writes 
 
 
 def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode Text" (tab-separated)
-        text, notes = data.decode("utf-16", errors="replace"), list[str]()
-    elif b"\x00" in data[:65536]:
-        raise DataError(f"{name} looks like a binary file, not text")
-    else:
-        text, notes = _decode(data)
+    text, notes = _text(name, data)
     comments = _LEADING_COMMENTS.match(text)
     if comments:  # "# Data source: …" above the column names, as exported data often begins
         text = text[comments.end() :]
@@ -292,6 +287,31 @@ def _series_tables(name: str, rows: Sequence[Sequence[Any]], details: int, notes
 _LEADING_COMMENTS = re.compile(r"(?:[ \t]*#[^\n]*\n){1,10}")
 
 
+def _text(name: str, data: bytes) -> tuple[str, list[str]]:
+    """A text file's text, and a note where some lines were not UTF-8; a binary file is refused."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode Text" (tab-separated)
+        return data.decode("utf-16", errors="replace"), []
+    wide = _utf16_without_mark(data[:65536])  # as some tools write it: no mark
+    if wide is not None:
+        return data.decode(wide, errors="replace"), []
+    if b"\x00" in data[:65536]:
+        raise DataError(f"{name} looks like a binary file, not text")
+    return _decode(data)
+
+
+def _utf16_without_mark(head: bytes) -> str | None:
+    """ "utf-16-le" or "utf-16-be" where text of Latin letters is written so without a byte-order
+    mark (every other byte zero, the others not), else None."""
+    even, odd = head[0::2], head[1::2]
+    if len(head) < 8 or not head.count(0):
+        return None
+    if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
 def _decode(data: bytes) -> tuple[str, list[str]]:
     """UTF-8 (with or without a byte-order mark); lines that are not UTF-8 are read as
     Windows-1252, the usual other encoding of spreadsheet exports, and counted in a note."""
@@ -306,7 +326,8 @@ def _decode(data: bytes) -> tuple[str, list[str]]:
         except UnicodeDecodeError:
             lines.append(line.decode("cp1252", errors="replace"))
             other += 1
-    return "".join(lines), [f"{other:,} lines were not UTF-8 and were read as Windows-1252"]
+    said = f"{other:,} lines were not UTF-8 and were" if other > 1 else "1 line was not UTF-8 and was"
+    return "".join(lines), [f"{said} read as Windows-1252"]
 
 
 # -- JSON lines -----------------------------------------------------------------------------

@@ -350,6 +350,11 @@ def test_excels_unicode_text_is_read(tmp_path: Path) -> None:
     path.write_bytes("Name\tCity\tSales\nJosé\tKöln\t1234.5\nZoë\tMálaga\t2000\n".encode("utf-16"))
     (table,) = open_data(path).tables
     assert table.columns == ("Name", "City", "Sales") and table.rows[1] == ("Zoë", "Málaga", 2000.0)
+    for encoding in ("utf-16-le", "utf-16-be"):  # no byte-order mark, as some tools write it
+        bare = _write(tmp_path / "bare.csv", "Name,Sales\nJosé,1234.5\nZoë,2000\n", encoding)
+        assert open_data(bare).tables[0].rows == (("José", 1234.5), ("Zoë", 2000.0)), encoding
+    with pytest.raises(DataError, match="binary"):
+        open_data(_write(tmp_path / "nul.csv", "name,score\nAnn,9\x000\n"))
 
 
 def test_a_sheet_that_starts_at_b2_and_a_header_of_two_lines(tmp_path: Path) -> None:
