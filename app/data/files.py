@@ -32,6 +32,7 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_UNPACKED_BYTES = 400 * 1024 * 1024  # an .xlsx is a zip: its parts together, unpacked
 MAX_ROWS = 200_000
 MAX_COLUMNS = 200
+MAX_WIDE_COLUMNS = 5_000  # a column per date: read as rows (`_long`)
 MAX_CELLS = 2_000_000
 MAX_CELL_CHARS = 2_000
 MAX_SHEETS = 20
@@ -186,6 +187,8 @@ def _csv_tables(name: str, data: bytes, *, tab: bool) -> tuple[Table, ...]:
             rows, delimiter = (spaced, " ") if spaced else (rows, delimiter)
     except csv.Error as exc:
         raise DataError(f"{name} is not readable as CSV: {exc}") from exc
+    rows, wide = _long(name, rows)  # a column per date
+    notes += [wide] if wide else []
     if delimiter in "\t " and _named_rows(rows):  # R's write.table: no column name over the rows' names
         rows = [["row_name", *rows[0]], *rows[1:]]
         notes.append("the first column has no name in the file (row names, as R writes them): called row_name")
@@ -535,7 +538,8 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
             notes: list[str] = []
             percent = _percent_columns(sheet)
             values = (_xlsx_row(row, notes, percent) for row in sheet.iter_rows(values_only=True))
-            rows = [row for row in _capped_rows(values, name) if not all(_blank(cell) for cell in row)]
+            rows, wide = _long(name, [row for row in _capped_rows(values, name) if not all(_blank(c) for c in row)])
+            notes += [wide] if wide else []
             if len(sheets) > 1 and _prose(rows):
                 line = " ".join(str(cell).strip() for cell in rows[0] if not _blank(cell))[:200]
                 more = f" and {len(rows) - 1} more" if len(rows) > 1 else ""
@@ -617,16 +621,57 @@ def _xlsx_cell(value: Any) -> Any:
 
 
 def _capped_rows(rows: Iterable[Sequence[Any]], name: str) -> Iterator[Sequence[Any]]:
-    cells = 0
+    """The rows, within the caps; a table wider than MAX_COLUMNS only where its names are dates
+    (`_long` makes it rows)."""
+    cells, widest = 0, MAX_COLUMNS
     for number, row in enumerate(rows, start=1):
         if number > MAX_ROWS + 1:
             raise DataError(f"{name} has more than {MAX_ROWS:,} rows")
-        if len(row) > MAX_COLUMNS and not all(_blank(cell) for cell in row[MAX_COLUMNS:]):
-            raise DataError(_too_many_columns(name, len(row)))
+        if len(row) > widest and not all(_blank(cell) for cell in row[widest:]):
+            if number > 1 or len(row) > MAX_WIDE_COLUMNS or _dated_from(row) is None:
+                raise DataError(_too_many_columns(name, len(row)))
+            widest = MAX_WIDE_COLUMNS
         cells += len(row)
         if cells > MAX_CELLS + MAX_COLUMNS:
             raise DataError(f"{name} has more than {MAX_CELLS:,} cells")
         yield row
+
+
+def _dated_from(header: Sequence[Any]) -> int | None:
+    """Where the names of a table with a column per date (JHU's COVID-19 series: "1/22/20", …;
+    Zillow's "2000-01-31", …) start being dates, after at most 20 others; else None."""
+    start = next((i for i, cell in enumerate(header[:21]) if _PERIOD_NAME.fullmatch(str(cell).strip())), None)
+    if start is None or not all(_PERIOD_NAME.fullmatch(str(cell).strip()) for cell in header[start:]):
+        return None
+    return start
+
+
+# A date or a period as a column's name: 1/22/20, 2000-01-31, 31.01.2000, 2020, 2020-01, 2020 Q1, 2020M01
+_PERIOD_NAME = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}(?:[-/]\d{1,2}(?:[-/]\d{1,2})?| ?Q[1-4]|M\d{2})?")
+
+
+def _long(name: str, rows: list[Sequence[Any]]) -> tuple[list[Sequence[Any]], str | None]:
+    """A table with a column per date, wider than MAX_COLUMNS (`_capped_rows` let it through), as
+    rows: one per row of the file and date, with the file's other columns, the date and its value
+    (what pandas' `melt` makes), within MAX_CELLS, and the note saying so; else `rows` as they are."""
+    header = rows[0] if rows else []
+    start = _dated_from(header) if len(header) > MAX_COLUMNS else None
+    if start is None:
+        return rows, None
+    periods = list(header[start:])
+    yearly = all(re.fullmatch(r"\d{4}", str(period).strip()) for period in periods)
+    long: list[Sequence[Any]] = [[*header[:start], "year" if yearly else "date", "value"]]
+    for row in rows[1:]:
+        ids, values = list(row[:start]), list(row[start:])
+        long += ([*ids, period, values[j] if j < len(values) else None] for j, period in enumerate(periods))
+        if len(long) * len(long[0]) > MAX_CELLS:
+            raise DataError(
+                f"{name} has {len(periods):,} columns of dates; as rows, one per row of the file and date, it "
+                f"holds more than {MAX_CELLS:,} cells, which is what PAL Studio reads"
+            )
+    first, last = str(periods[0]).strip(), str(periods[-1]).strip()
+    said = f"{len(periods):,} columns of dates ({first} … {last}) made rows: one per row of the file and date"
+    return long, f'{said}, its number in "value"'
 
 
 def _too_many_columns(name: str, count: int) -> str:

@@ -226,6 +226,35 @@ def test_ten_thousand_columns_are_refused(tmp_path: Path) -> None:
         open_data(_write(tmp_path / "wide.csv", header + "\n" + ",".join("1" * 10_000) + "\n"))
 
 
+def test_a_column_per_date_is_made_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """JHU's COVID-19 series and Zillow's home values keep a column per date (1,143 of them): the
+    file was refused (at most 200 columns). Now a row per place and date, as pandas' melt makes it."""
+    dates = [f"{month}/{day}/20" for month in range(1, 13) for day in range(1, 21)]  # 240 columns
+    rows = ["Province/State,Country/Region,Lat,Long," + ",".join(dates)]
+    rows += [f",{country},33.9,67.7," + ",".join(str(n * k) for n in range(240)) for k, country in enumerate("AB")]
+    (table,) = open_data(_write(tmp_path / "confirmed.csv", "\n".join(rows) + "\n")).tables
+    assert table.columns == ("Province/State", "Country/Region", "Lat", "Long", "date", "value")
+    assert table.types == ("empty", "text", "float", "float", "date", "int") and len(table.rows) == 480
+    assert table.rows[240 + 21] == (None, "B", 33.9, 67.7, "2020-02-02", 21)
+    assert table.notes == (
+        '240 columns of dates (1/1/20 … 12/20/20) made rows: one per row of the file and date, its number in "value"',
+    )
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["RegionName", *[datetime.datetime(2000 + n // 12, n % 12 + 1, 1) for n in range(300)]])
+    sheet.append(["Austin", *range(300)])
+    book.save(tmp_path / "zhvi.xlsx")
+    (homes,) = open_data(tmp_path / "zhvi.xlsx").tables
+    assert homes.columns == ("RegionName", "date", "value") and homes.rows[13] == ("Austin", "2001-02-01", 13)
+    genes = ",".join(f"gene_{n}" for n in range(240))  # not dates: refused as before
+    with pytest.raises(DataError, match="240 columns; PAL Studio reads at most 200"):
+        open_data(_write(tmp_path / "genes.csv", genes + "\n" + ",".join("1" * 240) + "\n"))
+    monkeypatch.setattr(data_files, "MAX_CELLS", 1_000)
+    with pytest.raises(DataError, match=r"240 columns of dates; as rows, .* more than 1,000 cells"):
+        open_data(tmp_path / "confirmed.csv")
+
+
 def test_size_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write(tmp_path / "rows.csv", "n\n" + "\n".join(str(n) for n in range(50)) + "\n")
     monkeypatch.setattr(data_files, "MAX_ROWS", 10)
