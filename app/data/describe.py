@@ -48,6 +48,12 @@ def _table(table: Table, sample_rows: int) -> str:
             f'Each year is a column of its own: a row\'s value for {years[-1]} is r["{years[-1]}"]; '
             "there is no year column."
         )
+    if table.columns[-2:] in (("date", "value"), ("year", "value")):  # a column per date, made rows (files._long)
+        when = table.columns[-2]
+        lines.append(
+            f'Each row holds the number of one {when}: r["value"] on r["{when}"]. A "how many" on one {when} '
+            "is that number, not a count of rows."
+        )
     shown: list[str] = []
     for row in table.rows[:sample_rows]:
         cells = zip(table.columns, table.types, row, strict=True)

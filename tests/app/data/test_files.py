@@ -236,6 +236,8 @@ def test_a_column_per_date_is_made_rows(tmp_path: Path, monkeypatch: pytest.Monk
     assert table.columns == ("Province/State", "Country/Region", "Lat", "Long", "date", "value")
     assert table.types == ("empty", "text", "float", "float", "date", "int") and len(table.rows) == 480
     assert table.rows[240 + 21] == (None, "B", 33.9, 67.7, "2020-02-02", 21)
+    said = 'Each row holds the number of one date: r["value"] on r["date"]. A "how many" on one date is that number'
+    assert said in describe(open_data(tmp_path / "confirmed.csv"))  # the model counted rows: 1 case
     assert table.notes == (
         '240 columns of dates (1/1/20 … 12/20/20) made rows: one per row of the file and date, its number in "value"',
     )
