@@ -74,7 +74,8 @@ _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1
 # "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
-_CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])")  # "2:30 + 1:45 = 4:15": times of day, in minutes
+# "2:30 + 1:45 = 4:15", "5:30 pm = 17:30": times of day, in minutes
+_CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])(?:\s?([AaPp])\.?[Mm]\b\.?)?")
 # Cents or pence beside dollars, pounds or euros: the signs named, so that the sides' units differ
 _MINOR_MONEY = re.compile(r"¢|\b(?:cents?|pence|ct)\b|(?<=\d)\s?p\b", re.I)
 _MAJOR_MONEY = re.compile(r"([$€£])\s?(\d+(?:\.\d+)?)")
@@ -84,7 +85,8 @@ _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
 _CHECK = re.compile(r"\s*(?:check(?:ing)?|proof|probe|kontrolle|vérification|comprobación|verificación)\b", re.I)
 _TICKED = re.compile(r"[✓✔]\s*$")  # "18 + 18 = 36 ✓" after the answer: a check too
-_APPROXIMATE = re.compile(r"[≈≃]|~=?")
+# "≈ 27", "8.99 is about 9": equal as far as the student rounded
+_APPROXIMATE = re.compile(r"[≈≃]|~=?|\b(?:is\s+)?(?:about|approximately|roughly|approx\.)(?=\s*[$€£]?\s*\d)", re.I)
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
@@ -183,6 +185,7 @@ class _Line:
     approximate: bool = False  # "3 × 8.99 ≈ 27": equal as far as the student rounded
     divided: tuple[float, ...] = ()  # "17 ÷ 5 = 3 R2": the quotient and the remainder, either an answer
     clock: str = ""  # a line of times of day ("7:45 + 1:50 = 9:35"): what it states last, as written
+    converts: bool = False  # "3 km = 3000 m": a number changed into another unit, checked by its factor
 
 
 def check_working(working: str, solution: Solution, sandbox: Sandbox) -> CheckedWorking:
@@ -209,15 +212,12 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     target = _minutes(clock) if clock else number_in(answer) if answer else None
     verdicts: list[LineVerdict] = []
     known = given + _literals(solution.program)  # the solution's "× 2" for "there and back"
+    rounded: list[float] = []  # results of lines that round ("8.99 ≈ 9"): what follows from them is near
     position = 0
     for number, line in enumerate(lines):
-        clause_values: list[list[float | None]] = []
-        for clause, units in zip(line.sides, line.units, strict=True):
-            # Sides in different units ("2 h = 120 min") are a conversion, not arithmetic to compare.
-            named = {unit for unit in units if unit}
-            same = len(named) <= 1
-            clause_values.append([values[position + n] if same else None for n in range(len(clause))])
-            position += len(clause)
+        line.approximate |= any(_close(n, r) for n in line.operands for r in rounded)
+        clause_values = _clause_values(line, values[position:])
+        position += sum(len(clause) for clause in line.sides)
         # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
         last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
         line.result = last_side if last_side is not None else line.result
@@ -235,6 +235,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
             known.append(line.result)
+            rounded += [line.result] if line.approximate else []
     last = _last_step(lines, target)
     reaches = last is not None and target is not None and _reaches(last, target)
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
@@ -247,6 +248,24 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
         verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _clause_values(line: _Line, values: Sequence[float | None]) -> list[list[float | None]]:
+    """The values of `line`'s sides, clause by clause (`values` from its first side on). Sides in
+    different units ("2 h = 120 min") are a conversion, not arithmetic to compare: none, unless it
+    is one of known factor ("10 km = 1000 m": 10 × 1000 against 1000, `_Line.converts`)."""
+    found: list[list[float | None]] = []
+    position = 0
+    for clause, units in zip(line.sides, line.units, strict=True):
+        same = len({unit for unit in units if unit}) <= 1
+        converted = None if same else _conversion(line.clauses[len(found)], units)
+        if converted is not None:
+            line.converts = True
+        found.append(
+            list(converted) if converted else [values[position + n] if same else None for n in range(len(clause))]
+        )
+        position += len(clause)
+    return found
 
 
 def _last_step(lines: list[_Line], target: float | None) -> _Line | None:
@@ -270,6 +289,8 @@ def _reaches(line: _Line, target: float) -> bool:
     result = line.result
     near = line.approximate
     if any(_close(value, target) for value in line.divided):
+        return True
+    if result is not None and line.clock and _close(result % 720, target % 720):  # 9:35 for 9:35 pm
         return True
     return result is not None and (_close(result, target, near) or (line.percent and _close(result * 100, target)))
 
@@ -494,7 +515,10 @@ def _undotted(text: str) -> str:
 
 
 def _minutes(clock: re.Match[str]) -> float:
-    return int(clock.group(1)) * 60 + int(clock.group(2))
+    hour, half = int(clock.group(1)), (clock.group(3) or "").lower()
+    if half and 1 <= hour <= 12:  # 12:15 am is 0:15, 2:30 pm 14:30
+        hour = hour % 12 + (12 if half == "p" else 0)
+    return hour * 60 + int(clock.group(2))
 
 
 def _shares(question: str) -> list[_Quantity]:
@@ -518,6 +542,9 @@ def _given(question: str) -> list[float]:
         numbers += [float(NUMBER_WORDS[word])] if word in NUMBER_WORDS else [float(f) for f in _FACTORS[word]]
     implied = {(found.group(1) or "%").lower() for found in _IMPLYING.finditer(text)}
     whole = [1.0] if _WHOLE.search(text) else []  # "1 - 3/4 = 1/4": what a part is a part of
+    for clock in _CLOCK.finditer(text):  # 5:30 pm as 17:30 or 5:30, 2:30 as 14:30 too: said either way
+        numbers += [_minutes(clock) % 720, _minutes(clock) % 720 + 720]
+    numbers += [int(h) * 60 + int(m) for h, m in _HOURS_MINUTES.findall(text)]  # 1 hour 50 minutes: 110, "1:50"
     return numbers + whole + [float(n) for word in implied for n in _IMPLIED[word]]
 
 
@@ -542,8 +569,9 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     ]
     sides = [_percent_as_written([_expression(side) for side in clause.split("=")]) for clause in clauses]
     units = [[_unit(side) for side in clause.split("=")] for clause in clauses]
-    written = [c for c in _CLAUSES.split(_digits(text)) if c.strip()]  # not "half of" as (1/2) *
-    first = written[0].split("=")[0] if written else ""
+    timed = _CLOCK.sub(lambda m: f"{_minutes(m):g}", _digits(text))  # 17:30 is 1050 minutes
+    written = [c for c in _CLAUSES.split(timed) if c.strip()]  # not "half of" as (1/2) *
+    first = _APPROXIMATE.sub("=", written[0]).split("=")[0] if written else ""
     operands = [_value(n) for n in re.findall(r"\d+(?:\.\d+)?%?|\.\d+%?", first)]
     stated = collections.deque(_RESULT.finditer(plain), maxlen=1)
     result = (-1 if stated[0].group(1) else 1) * _value(stated[0].group(2)) if stated else None
@@ -573,6 +601,42 @@ def _and_split(clause: str) -> list[str]:
     else the clause as it is ("3 and 4 = 7" is one sum)."""
     parts = _AND.split(clause)
     return parts if len(parts) > 1 and all("=" in part for part in parts) else [clause]
+
+
+# Units a student converts between, each in a base unit of its kind (metres, grams, millilitres,
+# seconds, cents): "3 km = 3000 m" is checked as 3 × 1000 = 3000
+_IN_BASE: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("km", "kilometer", "kilometers", "kilometre", "kilometres"), ("m", 1000.0)),
+    **dict.fromkeys(("m", "meter", "meters", "metre", "metres"), ("m", 1.0)),
+    **dict.fromkeys(("cm", "centimeter", "centimeters", "centimetre", "centimetres"), ("m", 0.01)),
+    **dict.fromkeys(("mm", "millimeter", "millimeters", "millimetre", "millimetres"), ("m", 0.001)),
+    **dict.fromkeys(("kg", "kilogram", "kilograms", "kilo", "kilos"), ("g", 1000.0)),
+    **dict.fromkeys(("g", "gram", "grams"), ("g", 1.0)),
+    **dict.fromkeys(("l", "liter", "liters", "litre", "litres"), ("ml", 1000.0)),
+    **dict.fromkeys(("ml", "milliliter", "milliliters", "millilitre", "millilitres"), ("ml", 1.0)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("s", 3600.0)),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), ("s", 60.0)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("s", 1.0)),
+    **dict.fromkeys(("day", "days"), ("s", 86400.0)),
+    **dict.fromkeys(("week", "weeks"), ("s", 604800.0)),
+    **dict.fromkeys(("dollars", "euros", "pounds"), ("cents", 100.0)),
+    **dict.fromkeys(("cents", "p", "pence"), ("cents", 1.0)),
+}
+_MEASURE = re.compile(r"\s*\(?(\d+(?:\.\d+)?)\)?\s*[A-Za-z]{1,20}\s*")  # one number and its unit: "3 km"
+
+
+def _conversion(clause: str, units: list[str]) -> tuple[float, float] | None:
+    """Where a clause converts one number between two units of a kind ("3 km = 3000 m"): the first
+    number in the second's unit (3000) and the second number; else None."""
+    sides = clause.split("=")
+    measures = [_MEASURE.fullmatch(side) for side in sides]
+    if len(sides) != 2 or len(units) != 2 or not all(measures):
+        return None
+    left, right = _IN_BASE.get(units[0]), _IN_BASE.get(units[1])
+    if left is None or right is None or left[0] != right[0]:
+        return None
+    first, second = (float(measure.group(1)) for measure in measures if measure)
+    return first * left[1] / right[1], second
 
 
 def _comma_split(clause: str) -> list[str]:
@@ -703,6 +767,8 @@ def _verdict(
             left, right = numbers[0], numbers[-1]
             meant = next((q.step for q in quantities if _close(left, q.value)), None)
             reason = f"arithmetic slip: that is {format_float(left)}, not {format_float(right)}"
+            if line.converts:
+                reason = f"unit slip: that is {format_float(left)}, not {format_float(right)}"
             if line.clock:  # "7:45 + 1:50 = 8:95": in minutes, said as a time
                 reason = f"arithmetic slip: that is {int(left // 60)}:{int(left % 60):02d}, not {line.clock}"
             return LineVerdict(line.text, False, reason, meant)
@@ -717,7 +783,7 @@ def _verdict(
         )
     if match is not None:
         return LineVerdict(line.text, True, "right", match.step)
-    if any(_close(result, g) for g in given):
+    if any(_close(result, g, line.approximate) for g in given):
         return LineVerdict(line.text, True, "a number the question gives", None)
     return LineVerdict(line.text, False, f"no step of the solution has {format_float(result)}", None, off_route=True)
 

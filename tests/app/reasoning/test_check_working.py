@@ -454,3 +454,20 @@ def test_two_steps_on_a_line_set_apart_by_a_comma(sandbox: Sandbox) -> None:
     program = "ans = 2 * 3 + 4 * 5"
     assert checked("2 * 3 = 6, 4 * 5 = 20\nso 6 + 20 = 26", sandbox, shop, program).first_wrong is None
     assert checked("2 * 3 = 6, 4 * 5 = 25\nso 6 + 25 = 31", sandbox, shop, program).first_wrong == 0
+
+
+def test_rounded_numbers_twelve_hour_times_and_unit_conversions(sandbox: Sandbox) -> None:
+    """ "8.99 ≈ 9" was "9 is not a number of the question" and "9 × 3 = 27" off the solution's 26.97;
+    "5:30 pm = 17:30" was "that is 5:30"; "10 km = 1000 m" passed (1000 "a number the question
+    gives") and the slip was pointed at the next line."""
+    books = "A book costs $8.99. About how much do 3 books cost?"
+    for working in ("8.99 ≈ 9\n9 × 3 = 27", "$8.99 is about $9\n9 × 3 = 27\nabout $27"):
+        assert checked(working, sandbox, books, "ans = 8.99 * 3").first_wrong is None, working
+    assert checked("8.99 ≈ 9\n9 × 3 = 36", sandbox, books, "ans = 8.99 * 3").first_wrong == 1
+    shop = "A shop opens at 9:00 am and closes at 5:30 pm. How many hours is it open?"
+    opened = checked("5:30 pm = 17:30\n17:30 - 9:00 = 8:30\n8.5 hours", sandbox, shop, "ans = 17.5 - 9")
+    assert opened.first_wrong is None
+    laps = "A runner runs 400 m laps. How many laps make 10 km?"
+    slipped = checked("10 km = 1000 m\n1000 ÷ 400 = 2.5", sandbox, laps, "ans = 10000 / 400")
+    assert slipped.first_wrong == 0 and slipped.lines[0].reason == "unit slip: that is 10000, not 1000"
+    assert checked("10 km = 10,000 m\n10,000 ÷ 400 = 25", sandbox, laps, "ans = 10000 / 400").first_wrong is None
