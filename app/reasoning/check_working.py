@@ -85,8 +85,9 @@ _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
 _CHECK = re.compile(r"\s*(?:check(?:ing)?|proof|probe|kontrolle|vérification|comprobación|verificación)\b", re.I)
 _TICKED = re.compile(r"[✓✔]\s*$")  # "18 + 18 = 36 ✓" after the answer: a check too
-# "≈ 27", "8.99 is about 9": equal as far as the student rounded
-_APPROXIMATE = re.compile(r"[≈≃]|~=?|\b(?:is\s+)?(?:about|approximately|roughly|approx\.)(?=\s*[$€£]?\s*\d)", re.I)
+_APPROXIMATE = re.compile(r"[≈≃]|~=?")
+# "8.99 is about 9", "about $27" in a student's working: "≈" (not in reasoning whose arithmetic is redone)
+_ABOUT = re.compile(r"\b(?:is\s+)?(?:about|approximately|roughly|approx\.)(?=\s*[$€£]?\s*\d)", re.I)
 _RESULT = re.compile(r"(=\s?[-−–]\s?)?(\d+(?:\.\d+)?%?|\.\d+%?)")  # a line's last number, "= −3" negative
 _TOKEN = re.compile(r"\d+(?:\.\d+)?%?|\.\d+%?|[A-Za-z]+|[-−–+*/×÷·⋅∙^()]|\S")
 _OPERATOR = {
@@ -562,7 +563,7 @@ def _literals(program: str | None) -> list[float]:
 
 
 def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
-    text = _LABEL.sub("", line, count=1)
+    text = _ABOUT.sub("≈", _LABEL.sub("", line, count=1))
     plain = _plain(text, pi)
     clauses = [
         part for c in _CLAUSES.split(plain) if c.strip() for step in _and_split(c) for part in _comma_split(step)
