@@ -237,8 +237,8 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         if line.result is not None:
             known.append(line.result)
             rounded += [line.result] if line.approximate else []
-    last = _last_step(lines, target)
-    reaches = last is not None and target is not None and _reaches(last, target)
+    last = _last_step(lines, target, timed=clock is not None)
+    reaches = last is not None and target is not None and _reaches(last, target, timed=clock is not None)
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
         verdicts = [
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
@@ -269,7 +269,7 @@ def _clause_values(line: _Line, values: Sequence[float | None]) -> list[list[flo
     return found
 
 
-def _last_step(lines: list[_Line], target: float | None) -> _Line | None:
+def _last_step(lines: list[_Line], target: float | None, *, timed: bool) -> _Line | None:
     """The line that should reach the answer: the last one that is no check of it ("Check: 6 + 18
     = 24", or a ticked line after one that reached it)."""
 
@@ -279,19 +279,20 @@ def _last_step(lines: list[_Line], target: float | None) -> _Line | None:
             return True
         if target is None or not _TICKED.search(text):
             return False
-        return any(_reaches(earlier, target) for earlier in lines[:number])
+        return any(_reaches(earlier, target, timed=timed) for earlier in lines[:number])
 
     return next((lines[n] for n in range(len(lines) - 1, -1, -1) if not checks(n)), lines[-1] if lines else None)
 
 
-def _reaches(line: _Line, target: float) -> bool:
+def _reaches(line: _Line, target: float, *, timed: bool = False) -> bool:
     """The line ends at the answer: its last number, or that number as a percentage where it is
-    written as one ("0.2 = 20%" for the answer 20)."""
+    written as one ("0.2 = 20%" for the answer 20); a time of day without its am or pm where the
+    answer is one (`timed`: 9:35 for 9:35 pm)."""
     result = line.result
     near = line.approximate
     if any(_close(value, target) for value in line.divided):
         return True
-    if result is not None and line.clock and _close(result % 720, target % 720):  # 9:35 for 9:35 pm
+    if result is not None and timed and line.clock and _close(result % 720, target % 720):
         return True
     return result is not None and (_close(result, target, near) or (line.percent and _close(result * 100, target)))
 
