@@ -97,8 +97,8 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
     if _codes(present):  # "0123", "0456": zip codes, IDs — their leading zeros are part of them
         texts = tuple(None if cell is None else str(cell) for cell in gaps)
         return Column("text", texts, missing, note="numbers with leading zeros kept as text (0123 is a code)")
-    gaps, marks = _weather_marks(name, gaps, decimal_comma)  # "T": a trace of rain, "M" a gap
-    present = [cell for cell in gaps if cell is not None]
+    gaps, marks = _weather_marks(name, gaps, present, decimal_comma)  # "T": a trace of rain, "M" a gap
+    present = [cell for cell in gaps if cell is not None] if marks else present
     missing = len(gaps) - len(present)
     # Where the file may write decimal commas, a column that reads that way is read that way
     # ("12.500" is twelve thousand five hundred); else, or when one value cannot ("1,012.50"), not.
@@ -201,14 +201,16 @@ def _without_number_marks(
 _WEATHER = re.compile(r"(?i)prcp|precip|rain|snow|snwd")  # columns of rain and snow
 
 
-def _weather_marks(name: str, gaps: list[Cell], decimal_comma: bool) -> tuple[list[Cell], str | None]:
+def _weather_marks(
+    name: str, gaps: list[Cell], present: Sequence[Cell], decimal_comma: bool
+) -> tuple[list[Cell], str | None]:
     """A rain or snow column as the US National Weather Service writes one: "T" (a trace, too
-    little to measure) is 0 and "M" is missing, where the other values are numbers; else the
-    cells as they are."""
-    marked = {v for v in gaps if v in ("T", "M")} if _WEATHER.search(name) else set()
+    little to measure) is 0 and "M" is missing, where the other values (`present`: the cells with
+    one) are numbers; else the cells as they are, and no note."""
+    marked = {v for v in present if v in ("T", "M")} if _WEATHER.search(name) else set()
     if not marked:
         return gaps, None
-    rest = [v for v in gaps if v is not None and v not in marked]
+    rest = [v for v in present if v not in marked]
     if not rest or _numbers_read(rest, decimal_comma)[0] is None:
         return gaps, None
     read = [0.0 if v == "T" else None if v == "M" else v for v in gaps]

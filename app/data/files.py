@@ -541,7 +541,8 @@ def _xlsx_tables(path: Path) -> tuple[Table, ...]:
             rows, wide = _long(name, [row for row in _capped_rows(values, name) if not all(_blank(c) for c in row)])
             notes += [wide] if wide else []
             if len(sheets) > 1 and _prose(rows):
-                line = " ".join(str(cell).strip() for cell in rows[0] if not _blank(cell))[:200]
+                filled = " ".join(str(cell) for cell in rows[0] if not _blank(cell))
+                line = " ".join(_CONTROL.sub("", filled).split())[:200]
                 more = f" and {len(rows) - 1} more" if len(rows) > 1 else ""
                 lines.append(f'the sheet "{sheet.title[:40]}" holds lines of text, not a table: "{line}"{more}')
             elif rows:  # an empty sheet is not a table

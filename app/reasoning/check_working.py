@@ -217,7 +217,7 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     position = 0
     for number, line in enumerate(lines):
         line.approximate |= any(_close(n, r) for n in line.operands for r in rounded)
-        clause_values = _clause_values(line, values[position:])
+        clause_values = _clause_values(line, values, position)
         position += sum(len(clause) for clause in line.sides)
         # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
         last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
@@ -251,12 +251,11 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     return CheckedWorking(answer, tuple(verdicts))
 
 
-def _clause_values(line: _Line, values: Sequence[float | None]) -> list[list[float | None]]:
-    """The values of `line`'s sides, clause by clause (`values` from its first side on). Sides in
+def _clause_values(line: _Line, values: Sequence[float | None], position: int) -> list[list[float | None]]:
+    """The values of `line`'s sides, clause by clause (its first side's at `values[position]`). Sides in
     different units ("2 h = 120 min") are a conversion, not arithmetic to compare: none, unless it
     is one of known factor ("10 km = 1000 m": 10 × 1000 against 1000, `_Line.converts`)."""
     found: list[list[float | None]] = []
-    position = 0
     for clause, units in zip(line.sides, line.units, strict=True):
         same = len({unit for unit in units if unit}) <= 1
         converted = None if same else _conversion(line.clauses[len(found)], units)
