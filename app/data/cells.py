@@ -19,6 +19,8 @@ a value fits — else as text, cell by cell unchanged. On the way:
   said when the values cannot tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
   named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`). Dates
   that are all 1 January (three years or more) are yearly data: read as the years.
+- Durations written with colons (`2:05:30`, `3:45`) are seconds, where the column's name or its
+  values say they are not times of day (see `_durations`).
 
 Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
 """
@@ -113,14 +115,9 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
         kind, unit, read = numbers
         note = "; ".join(n for n in (note, marks) if n) or None
         return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
-    dates = _dates(present)
-    if dates is not None:
-        kind, read, note = dates
-        values = tuple(None if v is None else read(v) for v in gaps)
-        years = _years(kind, values)
-        if years is not None:
-            return Column("int", years, missing, note="dates that are all 1 January read as years (2001-01-01 is 2001)")
-        return Column(kind, values, missing, note=note)
+    timed = _timed(name, gaps, present)
+    if timed is not None:
+        return timed
     for reader in (_debits_and_credits, _measured, _magnitudes):  # numbers with a word or letter after them
         found = reader(present, decimal_comma)
         if found is not None:
@@ -128,6 +125,25 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
             return Column(kind, tuple(None if v is None else read(v) for v in gaps), missing, unit, note)
     texts = tuple(None if cell is None or cell == "" else str(cell) for cell in cells)
     return Column("text", texts, sum(value is None for value in texts))
+
+
+def _timed(name: str, gaps: Sequence[Cell], present: Sequence[Cell]) -> Column | None:
+    """The column as durations (seconds), dates, datetimes or years, where its values are those."""
+    missing = len(gaps) - len(present)
+    durations = _durations(name, present)
+    if durations is not None:
+        seconds, said = durations
+        kind = "float" if any(isinstance(v, float) for v in seconds.values()) else "int"
+        return Column(kind, tuple(None if v is None else seconds[str(v).strip()] for v in gaps), missing, note=said)
+    dates = _dates(present)
+    if dates is None:
+        return None
+    kind, read, note = dates
+    values = tuple(None if v is None else read(v) for v in gaps)
+    years = _years(kind, values)
+    if years is not None:
+        return Column("int", years, missing, note="dates that are all 1 January read as years (2001-01-01 is 2001)")
+    return Column(kind, values, missing, note=note)
 
 
 def _is_gap(cell: Cell) -> bool:
@@ -458,6 +474,44 @@ def _dates(present: Sequence[Cell]) -> tuple[str, Callable[[Cell], Cell], str | 
         return when.isoformat()
 
     return ("datetime" if timed else "date"), iso, note
+
+
+# 1:02:33, 0:45:12.4, 45:12 — hours (or minutes), minutes (or seconds), seconds, a fraction
+_CLOCKED = re.compile(r"(\d{1,3}):([0-5]\d)(?::([0-5]\d))?(?:\.(\d{1,3}))?")
+# Columns of durations by their names; a bare "time" may be a time of day (a log's 08:30:00), so
+# it needs hours past 23 to be one.
+_DURATION_NAME = re.compile(
+    r"(?i)duration|elapsed|\blaps?\b|split|\bpace|length|runtime|run time|time taken|total time|chip|gun time|"
+    r"net time|finish time|moving time"
+)
+
+
+def _durations(name: str, present: Sequence[Cell]) -> tuple[dict[str, int | float], str] | None:
+    """Seconds for each value and a note, where every value is a duration written with colons
+    (race results' `2:05:30`, a call log's `3:45`): three parts are hours, minutes and seconds, two
+    are minutes and seconds. Where nothing but the column's name says so, `08:30` may be a clock
+    time: two parts need a duration's name (or minutes past 59, or a fraction), three parts a
+    duration's name or hours past 23. Else None."""
+    if not all(isinstance(v, str) for v in present):
+        return None
+    found = {text: _CLOCKED.fullmatch(text) for text in dict.fromkeys(str(v).strip() for v in present)}
+    matches = [match for match in found.values() if match is not None]
+    if len(matches) < len(found) or len({match.group(3) is None for match in matches}) != 1:
+        return None
+    hours = matches[0].group(3) is not None
+    leading = max(int(match.group(1)) for match in matches)
+    fraction = any(match.group(4) for match in matches)
+    if not (_DURATION_NAME.search(name) or leading > (23 if hours else 59) or (fraction and not hours)):
+        return None
+    seconds: dict[str, int | float] = {}
+    for text, match in found.items():
+        assert match is not None
+        first, second, third, part = match.groups()
+        whole = int(first) * 3600 + int(second) * 60 + int(third) if third else int(first) * 60 + int(second)
+        seconds[text] = round(whole + int(part) / 10 ** len(part), 3) if part else whole
+    example = matches[0].group(0)
+    how = "hours, minutes and seconds" if hours else "minutes and seconds"
+    return seconds, f"durations read as seconds ({example} is {seconds[example]}: {how})"
 
 
 def _years(kind: str, values: Sequence[Cell]) -> tuple[Cell, ...] | None:

@@ -215,3 +215,19 @@ def test_a_trace_of_rain_and_missing_days_as_the_weather_service_writes_them() -
     assert read_column("SNWD", ["0", "M", "3"]).values == (0, None, 3)
     assert read_column("size", ["T", "M", "3"]).kind == "text"  # elsewhere T and M are what they say
     assert read_column("rain", ["T", "M"]).kind == "text"  # no number to read them beside
+
+
+def test_durations_with_colons_are_seconds_where_they_cannot_be_times_of_day() -> None:
+    """Race results' `2:05:30` and a call log's `3:45` were text: no mean time, no total. A log's
+    `08:30:00` in a column called "time" stays a time of day."""
+    race = read_column("Chip time", ["2:05:30", "1:58:02", "", "3:10:45.5"])
+    assert race.kind == "float" and race.values == (7530, 7082, None, 11445.5) and race.missing == 1
+    assert race.note == "durations read as seconds (2:05:30 is 7530: hours, minutes and seconds)"
+    calls = read_column("Call length", ["3:45", "12:03", "0:59"])
+    assert calls.kind == "int" and calls.values == (225, 723, 59) and calls.note is not None
+    assert read_column("time", ["26:15:00", "8:00:00"]).values == (94500, 28800)  # past 23 hours: a duration
+    assert read_column("lap", ["1:02.5", "0:59.9"]).values == (62.5, 59.9)
+    assert read_column("time", ["08:30:00", "17:45:00"]).kind == "text"  # a time of day
+    assert read_column("departs", ["08:30", "17:45"]).kind == "text"
+    assert read_column("duration", ["3:45", "1:02:33"]).kind == "text"  # minutes or hours? not one form
+    assert read_column("score", ["3:1", "2:0"]).kind == "text"  # a score, not a time
