@@ -117,9 +117,9 @@ class ParallelDecoder:
         self._calls = 0
         self._step_seconds: dict[int, list[float]] = {}  # decode steps' wall time by sequences decoded
 
-    def gain(self) -> float | None:
+    def gain(self, sequences: int | None = None) -> float | None:
         """See `batch_gain`, over this context's decode steps so far."""
-        return batch_gain(self._step_seconds)
+        return batch_gain(self._step_seconds, sequences)
 
     def close(self) -> None:
         if self._ctx:
@@ -377,12 +377,13 @@ class ParallelDecoder:
                 self._held[seq_id] = []
 
 
-def batch_gain(step_seconds: Mapping[int, Sequence[float]]) -> float | None:
-    """How many times one sequence's rate of tokens the most sequences decoded together reached,
-    from decode steps timed by the number of sequences in them; None until both were timed. It
-    differs by computer: 2.4 for four on one 2-core machine here, about 1.1 on another (docs/results.md)."""
+def batch_gain(step_seconds: Mapping[int, Sequence[float]], sequences: int | None = None) -> float | None:
+    """How many times one sequence's rate of tokens `sequences` decoded together reached (where
+    that many were timed, else the most that were), from decode steps timed by the number of
+    sequences in them; None until both were timed. It differs by computer: 2.4 for four on one
+    2-core machine here, about 1.1 on another; 1.42 for two on a third (docs/results.md)."""
     timed = {n: times for n, times in step_seconds.items() if len(times) >= _STEPS_NEEDED}
-    most = max((n for n in timed if n > 1), default=None)
+    most = sequences if sequences in timed else max((n for n in timed if n > 1), default=None)
     if 1 not in timed or most is None:
         return None
     return most * statistics.median(timed[1]) / max(statistics.median(timed[most]), 1e-9)

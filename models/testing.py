@@ -105,7 +105,7 @@ class ScriptedModel:
                     else:
                         yield SequenceChunk(index, item)
 
-    def batch_gain(self) -> float | None:
+    def batch_gain(self, sequences: int | None = None) -> float | None:
         return self._gain
 
     def cancel(self) -> None:

@@ -18,8 +18,9 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     coc          Chain of Code: lines that cannot run are emulated by the model
     iipc         Iteratively Improved Program Construction
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
-                 one by one until the winner cannot change (chain of thought and PAL agreeing: PoT
-                 is not asked); where chain of thought and PAL disagree (and the numbers are not
+                 one by one (PAL and chain of thought together where two sequences decode fast
+                 enough together) until the winner cannot change (chain of thought and PAL
+                 agreeing: PoT is not asked); where chain of thought and PAL disagree (and the numbers are not
                  large), a second round of two or three sampled chains of thought (decoded with
                  PoT where batches pay), each counted with its arithmetic redone; four answers
                  agreeing is confident
@@ -77,6 +78,9 @@ MIX = ("pal", "cot", "pot")  # mix: one greedy solve each, majority vote, ties t
 # batch of three each got a third of it, and the first answer came at 2.16 × greedy PAL's time on
 # the development machine (docs/results.md, issue 33).
 MIX_ROUNDS = (1, 1, 1)
+# Where two sequences decode together fast enough (`rounds.FIRST_ROUND_PAYS`): PAL and chain of
+# thought in one batch, then PoT. PAL's answer comes a little later, the two answers a quarter sooner.
+MIX_ROUNDS_PAIRED = (2, 1)
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),
     "pot": ("finish", "shots", "grammar", "free", "nocomment", "fallback"),
@@ -203,7 +207,8 @@ def solve(
         # machine four sequences took the time of 1.7 (docs/results.md, "PoT and the second round").
         ahead = "more" in spec.options or not large_numbers(question)
         first, notes = _in_rounds(
-            members, sample_labels(MIX), context, needed=len(CROSS_CHECK), sizes=MIX_ROUNDS, same=_settling(question),
+            members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
+            sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,
             enough=slipped.decided, shared=shared, ahead=(chains, _chain_labels(SECOND_ROUND)) if ahead else ([], []),
         )  # fmt: skip
         if len(first) == len(MIX) and first[-1].status is SolveStatus.MODEL_ERROR:  # its batch failed

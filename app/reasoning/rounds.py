@@ -40,6 +40,13 @@ T = TypeVar("T")
 # Batches pay where several sequences decode at least this many times one's rate in all: measured
 # 2.4 for four on one 2-core development machine, 1.1 on another (docs/results.md, issue 33).
 BATCH_PAYS = 1.25
+# A mixed vote's PAL and chain of thought decode together where two sequences decode at least this
+# many times one's rate. Together both answers come sooner, but PAL's later: each step decodes two
+# tokens, so PAL's answer takes about 2 / gain + 0.07 × its time alone. Measured on one 2-core
+# machine, gain 1.42-1.46 for two: on GSM8K 1-100 the median item took 2.84 × greedy PAL's time
+# (3.69 × one after the other), but the first answer came at 1.39 × (bench_votes; about 1.0 × one
+# after the other). The first answer is to come within 1.3 × (issue 33): from a gain of 1.65 it does.
+FIRST_ROUND_PAYS = 1.65
 
 
 def settled(counts: list[int], remaining: int) -> bool:
@@ -95,9 +102,20 @@ class RoundModel:
     def batches_pay(self) -> bool:
         """Whether a bigger batch is worth it here: on a model that says how much its batches
         gained so far (`LocalModel.batch_gain`) at least BATCH_PAYS; until it knows, they do."""
-        measured = getattr(self.model, "batch_gain", None)
-        gain = measured() if callable(measured) else None
+        gain = self.gain()
         return self.batching and (gain is None or gain >= BATCH_PAYS)
+
+    def pairs(self) -> bool:
+        """Whether a mixed vote's PAL and chain of thought decode together: only where two
+        sequences were measured to decode at FIRST_ROUND_PAYS × one's rate (until then PAL's
+        answer comes first at its own speed)."""
+        gain = self.gain(2)
+        return self.batching and gain is not None and gain >= FIRST_ROUND_PAYS
+
+    def gain(self, sequences: int | None = None) -> float | None:
+        """What the model measured its batches (of `sequences`, where it timed that many) to gain."""
+        measured = getattr(self.model, "batch_gain", None)
+        return measured(sequences) if callable(measured) else None
 
     def start_round(self, requests: Sequence[GenerationRequest | None], first_lane: int = 0) -> None:
         """The first requests of the round's solves (None: a solve that will ask nothing), the

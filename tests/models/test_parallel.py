@@ -173,6 +173,8 @@ def test_the_gain_of_a_batch_is_measured_from_its_decode_steps(local_model: Loca
     )
     gain = local_model.batch_gain()
     assert gain is not None and 0.5 < gain < 4
+    paired = local_model.batch_gain(2)  # two were timed just now (the most, in an earlier test, may be more)
+    assert paired is not None and 0.5 < paired < 4
 
 
 def test_a_gain_needs_enough_steps_of_one_and_of_several() -> None:
@@ -181,3 +183,10 @@ def test_a_gain_needs_enough_steps_of_one_and_of_several() -> None:
     assert batch_gain(most_timed_enough) == pytest.approx(2 * 0.07 / 0.1)
     assert batch_gain({1: [0.07] * 7, 4: [0.116] * 8}) is None and batch_gain({1: [0.07] * 8}) is None
     assert batch_gain({1: [0.06] * 4 + [5.0] * 3 + [0.06], 3: [0.15] * 8}) == pytest.approx(3 * 0.06 / 0.15)  # a median
+
+
+def test_the_gain_of_so_many_sequences_where_that_many_were_timed() -> None:
+    """A mixed vote's first round is two sequences: their gain, not four's, decides whether they pair."""
+    steps = {1: [0.07] * 8, 2: [0.1] * 8, 4: [0.116] * 8}
+    assert batch_gain(steps, 2) == pytest.approx(2 * 0.07 / 0.1)
+    assert batch_gain(steps, 3) == batch_gain(steps) == pytest.approx(4 * 0.07 / 0.116)  # three not timed: the most

@@ -313,6 +313,29 @@ def test_once_chain_of_thought_and_pal_agree_pot_is_not_asked(sandbox: Sandbox) 
     ]
 
 
+def test_where_two_decode_fast_enough_together_pal_and_chain_of_thought_are_one_batch(sandbox: Sandbox) -> None:
+    """Paired, PAL's answer is still shown first, while chain of thought writes on, and the vote
+    is the one they give one after another; below FIRST_ROUND_PAYS (a gain of 1.42 for two, as
+    measured on a 2-core machine: PAL's answer came at 1.39 × its time alone) they take turns,
+    while PoT's batch still pays."""
+    long_chain = "A step of reasoning.\n" * 30 + "Answer: 13"
+    replies = [pal("13"), long_chain, pot("12"), "Answer: 13", "Answer: 13", "Answer: 12"]
+    paired = ScriptedModel(replies, parallel=8, chunk_size=3, gain=1.8)
+    events: list[object] = []
+    together = solve("q", "mix", paired, sandbox, on_event=events.append)
+    assert paired.batches == [2] and together.answer == "13" and together.confidence.confident
+    first = next(i for i, e in enumerate(events) if isinstance(e, FirstAnswer))
+    assert events[first] == FirstAnswer(0, "PAL", "13")
+    assert any(isinstance(e, LaneStreamed) and e.lane == 1 for e in events[first:])  # chain of thought goes on
+    waiting = [(e.lanes, e.reason) for e in events if isinstance(e, LanesWaiting)]
+    assert waiting == [((2,), "runs only if the others disagree")]
+    in_turn = ScriptedModel(replies, parallel=8, gain=1.42)
+    assert solve("q", "mix", in_turn, sandbox).votes == together.votes and in_turn.batches == [1, 1]
+    disputed = [pal("14"), *replies[1:]]
+    in_turn = ScriptedModel(disputed, parallel=8, gain=1.42)
+    assert solve("q", "mix", in_turn, sandbox).samples == 6 and in_turn.batches == [1, 1, 4]
+
+
 def test_where_batches_pay_the_second_rounds_chains_decode_in_pots_batch(sandbox: Sandbox) -> None:
     """A second round follows wherever PoT is asked (numbers not large): where batches pay, all
     the chains it may need decode beside PoT (four sequences for the time of 1.7 on one machine:
