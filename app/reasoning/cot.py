@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from app.reasoning import prompts
-from app.reasoning.extract import answer_line, concluded
+from app.reasoning.extract import answer_line, concluded, sentence_number
 from app.reasoning.plain_math import plain_math
 from app.reasoning.session import (
     ContextOptions,
@@ -56,6 +56,7 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     )
     draft.finish_reply = plain_math(reply)
     answer = answer_line(reply) or concluded(draft.finish_reply)
+    answer = sentence_number(answer, question) if answer is not None else None
     if answer is None:
         draft.error = "The reasoning states no final answer (no \\boxed{…} and no line starting with 'Answer:')."
         return SolveStatus.NO_ANSWER_LINE, None

@@ -124,6 +124,39 @@ def concluded(reasoning: str) -> str | None:
     return format_answer(numbers[0].rstrip(".,").replace(",", "")) if numbers else None
 
 
+# A question that asks for an amount, and an answer that is a sentence (three words or more).
+_AMOUNT_ASKED = re.compile(r"\bhow (?:many|much|far|long|old|fast|tall|heavy)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_SENTENCE_WORDS = 3
+# A time, a fraction, or amounts joined ("2 dozens and 4 eggs"): no one number to read.
+_NO_ONE_NUMBER = re.compile(r"\d\s*[:/]\s*\d|\d[^\d.]{0,30}\b(?:and|plus)\b[^\d.]{0,30}\d", re.IGNORECASE)
+
+
+def sentence_number(answer: str, question: str) -> str:
+    """An answer line that is a sentence ("John is 315 miles from home at the end of those 4
+    hours."), where the question asks how many or how much, as the number it states: its only
+    number, else its only number the question does not give. Else the answer as it is (two new
+    numbers, a time or a fraction name no single number). A vote reads an answer by its last
+    number — 4 there — and the window showed the sentence as the answer (GSM8K item 9, issue 33).
+    Amounts joined ("2 dozens and 4 eggs") stay as they are."""
+    if (
+        len(answer) > MAX_CONCLUDING_CHARS
+        or len(_WORD.findall(answer)) < _SENTENCE_WORDS
+        or _NO_ONE_NUMBER.search(answer)
+        or not _AMOUNT_ASKED.search(question)
+    ):
+        return answer
+    stated = {_value(number): number.rstrip(",") for number in _STATED_NUMBER.findall(answer)}
+    given = {_value(number) for number in _STATED_NUMBER.findall(question)}
+    new = [number for value, number in stated.items() if value not in given]
+    chosen = list(stated.values()) if len(stated) == 1 else new
+    return format_answer(chosen[0].replace(",", "")) if len(chosen) == 1 else answer
+
+
+def _value(number: str) -> float:
+    return float(number.strip("$%,").replace(",", ""))
+
+
 def labelled(line: str, label: re.Pattern[str]) -> str | None:
     """What a "Label: text" line says after its label (bold marks and spaces trimmed), or None."""
     match = label.match(line.strip())

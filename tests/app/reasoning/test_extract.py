@@ -144,3 +144,23 @@ def test_no_number_is_read_from_an_ending_that_names_none_or_several() -> None:
     assert concluded("He has 3 apples.") is None
     assert concluded("So x = y") is None and concluded("") is None
     assert concluded("So it is " + "1" * 400) is None  # longer than a concluding line
+
+
+def test_an_answer_line_that_is_a_sentence_is_the_number_it_states() -> None:
+    """Seen in a GSM8K run: "**Answer:** John is 315 miles from home at the end of those 4 hours."
+    won a tie shown as that sentence, and counted as 4 (its last number) in the vote."""
+    from app.reasoning.extract import sentence_number
+
+    question = "He drives 3 hours at 60 mph, then 4 hours back. How far is he from home at the end of those 4 hours?"
+    assert sentence_number("John is 315 miles from home at the end of those 4 hours.", question) == "315"
+    assert sentence_number("So she pays $1,250 in all.", "How much does she pay?") == "$1250"
+    assert sentence_number("He is 12 years old.", "How old is he?") == "12"  # its only number
+    kept = (
+        ("She has 3 apples and 2 pears left.", "How many fruits does she have?"),  # two new numbers
+        ("The train arrives at 9:15 pm.", "It leaves at 8:15 pm. How long until it arrives?"),  # a time
+        ("She has 2 dozens and 4 eggs", "She buys 4 eggs. How many eggs does she have?"),  # amounts joined
+        ("Alice has 5 more than Bob.", "Who has more, Alice or Bob?"),  # no amount asked
+        ("18 dollars", "How much does she make?"),  # a number and its unit, not a sentence
+    )
+    for answer, asked in kept:
+        assert sentence_number(answer, asked) == answer

@@ -175,6 +175,15 @@ def test_chain_of_thought_reads_the_answer_line(sandbox: Sandbox) -> None:
     assert "\\boxed{}" in request.messages[0].content and request.messages[1].content.startswith("q\n")
 
 
+def test_chain_of_thought_answering_in_a_sentence_is_read_as_its_number(sandbox: Sandbox) -> None:
+    """A five-way split went to "John is 315 miles from home at the end of those 4 hours." and
+    the vote read it as 4; the mix now counts and shows 315 (wrong here too, but a number)."""
+    question = "John drives 3 hours at 60 mph, then 4 hours home. How far is he from home at the end of those 4 hours?"
+    reply = "60 + 15 + 240 = 315 miles\n\n**Answer:** John is 315 miles from home at the end of those 4 hours."
+    solution = solve(question, "cot", ScriptedModel([reply]), sandbox)
+    assert solution.answer == "315"
+
+
 def test_chain_of_thought_keeps_its_reasoning_as_plain_text(sandbox: Sandbox) -> None:
     reply = "Cost:\n\\[\n4 \\times 3 = 12 \\text{ dollars}\n\\]\nSo \\boxed{12}."
     solution = solve("q", "cot", ScriptedModel([reply]), sandbox)
