@@ -138,9 +138,9 @@ class LocalModel:
                     raise ModelError(f"{self.name} failed while decoding in parallel: {exc}") from exc
 
     def batch_gain(self, sequences: int | None = None) -> float | None:
-        """How much faster in all several sequences (`sequences` where that many were timed)
-        decode together than one does, as measured here so far (`parallel.batch_gain`); None
-        before both were decoded."""
+        """How much faster in all several sequences (the most timed, or `sequences`) decode
+        together than one does, as measured here so far (`parallel.batch_gain`); None before
+        both were decoded."""
         return self._parallel.gain(sequences) if self._parallel is not None else None
 
     def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:

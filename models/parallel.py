@@ -378,13 +378,14 @@ class ParallelDecoder:
 
 
 def batch_gain(step_seconds: Mapping[int, Sequence[float]], sequences: int | None = None) -> float | None:
-    """How many times one sequence's rate of tokens `sequences` decoded together reached (where
-    that many were timed, else the most that were), from decode steps timed by the number of
-    sequences in them; None until both were timed. It differs by computer: 2.4 for four on one
-    2-core machine here, about 1.1 on another; 1.42 for two on a third (docs/results.md)."""
+    """How many times one sequence's rate of tokens `sequences` decoded together reached (by
+    default the most that were timed), from decode steps timed by the number of sequences in
+    them; None until both were timed. It differs by computer: 2.4 for four on one 2-core machine
+    here, about 1.1 on another; 1.42-1.46 for two on the first (docs/results.md). Two gain less
+    than four: a gain of four does not stand in for two's."""
     timed = {n: times for n, times in step_seconds.items() if len(times) >= _STEPS_NEEDED}
-    most = sequences if sequences in timed else max((n for n in timed if n > 1), default=None)
-    if 1 not in timed or most is None:
+    most = sequences if sequences is not None else max((n for n in timed if n > 1), default=None)
+    if 1 not in timed or most not in timed:
         return None
     return most * statistics.median(timed[1]) / max(statistics.median(timed[most]), 1e-9)
 

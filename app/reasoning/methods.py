@@ -20,10 +20,10 @@ A method name is a base — `pal`, `pot` or `cot` — with options joined by `+`
     mix          chain of thought, PAL and PoT once each (greedy), majority vote, ties to chain of thought;
                  one by one (PAL and chain of thought together where two sequences decode fast
                  enough together) until the winner cannot change (chain of thought and PAL
-                 agreeing: PoT is not asked); where chain of thought and PAL disagree (and the numbers are not
-                 large), a second round of two or three sampled chains of thought (decoded with
-                 PoT where batches pay), each counted with its arithmetic redone; four answers
-                 agreeing is confident
+                 agreeing: PoT is not asked); where chain of thought and PAL disagree (and the
+                 numbers are not large), a second round of two or three sampled chains of
+                 thought (decoded with PoT where batches pay), each counted with its arithmetic
+                 redone; four answers agreeing is confident
     mix+more     mix with the second round where the numbers are large too
 """
 

@@ -189,4 +189,5 @@ def test_the_gain_of_so_many_sequences_where_that_many_were_timed() -> None:
     """A mixed vote's first round is two sequences: their gain, not four's, decides whether they pair."""
     steps = {1: [0.07] * 8, 2: [0.1] * 8, 4: [0.116] * 8}
     assert batch_gain(steps, 2) == pytest.approx(2 * 0.07 / 0.1)
-    assert batch_gain(steps, 3) == batch_gain(steps) == pytest.approx(4 * 0.07 / 0.116)  # three not timed: the most
+    assert batch_gain(steps) == batch_gain(steps, 4) == pytest.approx(4 * 0.07 / 0.116)  # the most timed
+    assert batch_gain(steps, 3) is None and batch_gain({1: [0.07] * 8, 2: [0.1] * 7}, 2) is None  # not timed (enough)
