@@ -55,8 +55,8 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
         stop=_STOP,
     )
     draft.finish_reply = plain_math(reply)
-    answer = answer_line(reply) or concluded(draft.finish_reply)
-    answer = sentence_number(answer, question) if answer is not None else None
+    said = answer_line(reply)  # a sentence there is read as the number it states
+    answer = sentence_number(said, question) if said else concluded(draft.finish_reply)
     if answer is None:
         draft.error = "The reasoning states no final answer (no \\boxed{…} and no line starting with 'Answer:')."
         return SolveStatus.NO_ANSWER_LINE, None
