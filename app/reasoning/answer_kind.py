@@ -108,15 +108,19 @@ def implausible(answer: str, question: str) -> str | None:
     thought and PAL agreed on -160 for a candle-maker's profit and on 0.8 for the grams of chips one
     may eat, both wrong; no GSM8K test answer is a part of one, its two negative ones are
     temperatures, and each of its 17 answers to a percentage asked for is one (docs/results.md). In
-    the window, chain of thought's 7 for the share of a pizza left outvoted two programs' 7/12."""
+    the window, chain of thought's 7 for the share of a pizza left outvoted two programs' 7/12.
+
+    A question stating a large number is not judged by its answer's sign or size: its numbers may
+    not fit each other (GSM-Hard made its questions so: Janet bakes muffins with 4933828 of her 16
+    eggs, gold -9867630), and then the program that does its arithmetic as written is the one right."""
     value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
     if value is None or not math.isfinite(value):
         return None
     text = question[:_QUESTION_CHARS]
-    if value < 0 and not _BELOW_ZERO.search(text):
+    if value < 0 and not _BELOW_ZERO.search(text) and not large_numbers(text):
         return "it is negative, and the question names nothing below zero"
     kind = asked_kind(text)
-    if 0 < abs(value) < 1 and kind is Kind.ANY and not _PARTS.search(text):
+    if 0 < abs(value) < 1 and kind is Kind.ANY and not _PARTS.search(text) and not large_numbers(text):
         return "it is a part of one, and the question counts whole things"
     counted = None if value.is_integer() else _counted(text)  # the question is read only for a part of a number
     if counted and not _PARTS.search(text) and whole_numbers(text):

@@ -2,6 +2,8 @@
 recomputed through the item's own annotated calculation chain (`<<16-3-4=9>>`).
 
     PYTHONPATH=. .venv/bin/python tests/benchmarks/make_large_numbers.py OFFSET COUNT > tests/data/large_numbers.jsonl
+    PYTHONPATH=. .venv/bin/python tests/benchmarks/make_large_numbers.py 0 18 --blind --negative \
+        > tests/data/large_numbers_blind.jsonl
 
 One number of the question (one that appears exactly once in it and feeds the first calculation)
 is multiplied by a factor of 1,000s; every later calculation is redone with the changed values
@@ -10,6 +12,10 @@ or a changed result also stands for something else — when a result that was wh
 whole or a count goes negative, or when the worked answer has a calculation without its
 annotation. Lines are written as the evaluator reads them: "question", and an "answer" ending in
 "#### gold". The items kept were read by hand (docs/results.md says how many).
+
+`--blind` keeps what GSM-Hard kept: a change that makes a count negative or a whole result a part
+of one (GSM-Hard's first item: Janet bakes muffins with 4933828 of her 16 eggs, gold -9867630).
+`--negative` writes only the items whose gold is below zero.
 """
 
 from __future__ import annotations
@@ -51,8 +57,9 @@ def _number_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else format(float(value), ".10g")
 
 
-def scaled(question: str, solution: str, factor: int) -> tuple[str, str] | None:
-    """(question, gold) with one number made `factor` times larger, or None when that is unsafe."""
+def scaled(question: str, solution: str, factor: int, blind: bool = False) -> tuple[str, str] | None:
+    """(question, gold) with one number made `factor` times larger, or None when that is unsafe
+    (or, unless `blind`, when it makes the question one no one would ask)."""
     calcs = _CALC.findall(solution.replace(",", ""))
     gold = solution.rsplit("####", 1)[-1].strip().replace(",", "")
     if not calcs:
@@ -85,7 +92,7 @@ def scaled(question: str, solution: str, factor: int) -> tuple[str, str] | None:
         if after != before:
             if before in others or (before in changed and changed[before] != after):
                 return None  # a changed result equals another quantity: which one a later step means is unknown
-            if (before.denominator == 1 and after.denominator != 1) or (before >= 0 > after):
+            if not blind and ((before.denominator == 1 and after.denominator != 1) or (before >= 0 > after)):
                 return None
             changed[before] = after
     if Fraction(gold) not in changed:
@@ -96,13 +103,14 @@ def scaled(question: str, solution: str, factor: int) -> tuple[str, str] | None:
 
 def main() -> None:
     offset, count = int(sys.argv[1]), int(sys.argv[2])
+    blind, negative = "--blind" in sys.argv, "--negative" in sys.argv
     made = 0
     for index, line in enumerate(DATA.read_text(encoding="utf-8").splitlines()):
         if index < offset or made >= count:
             continue
         item = json.loads(line)
-        result = scaled(item["question"], item["answer"], FACTORS[index % len(FACTORS)])
-        if result is None:
+        result = scaled(item["question"], item["answer"], FACTORS[index % len(FACTORS)], blind)
+        if result is None or (negative and not result[1].startswith("-")):
             continue
         question, gold = result
         print(json.dumps({"question": question, "answer": f"#### {gold}", "source_index": index}))

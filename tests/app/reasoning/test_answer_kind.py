@@ -147,6 +147,10 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("12.5", "There are 25 glasses of 1.5 liters. How many glasses are full?", None),  # a decimal stated
         ("2.5", "How many does she have if she gives 5 to 2 friends?", None),  # nothing counted named
         ("12345.5", "A city of 24691 people has 2 equal parts. How many people live in each part?", None),  # large
+        # A question with a large number may not fit its own numbers (GSM-Hard): its arithmetic decides.
+        ("-9867630", "Ducks lay 16 eggs a day. She eats 3 and bakes with 4933828. How much does she make?", None),
+        ("-0.0038", "He buys bags at $105620 each, sells at $30 and makes $400. How many bags did he sell?", None),
+        ("-138", "Ducks lay 16 eggs a day. She eats 3 and bakes with 151. How much does she make?", "negative"),
     ],
 )
 def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str, why: str | None) -> None:
