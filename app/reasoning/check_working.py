@@ -80,6 +80,7 @@ _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?![\d:])(?:\s?([AaPp])\.?[M
 _MINOR_MONEY = re.compile(r"¢|\b(?:cents?|pence|ct)\b|(?<=\d)\s?p\b", re.I)
 _MAJOR_MONEY = re.compile(r"([$€£])\s?(\d+(?:\.\d+)?)")
 _MONEY_NAMES = {"$": "dollars", "€": "euros", "£": "pounds"}
+_MINOR_AMOUNT = re.compile(r"(\d{1,9}(?:\.\d{1,9})?)\s?(?:¢|(?:cents?|pence|ct|p)\b)", re.I)
 _PI_AFTER = re.compile(r"(?<=[\d)])\s?π")  # "2π": times
 _PI_314, _PI_227 = re.compile(r"(?<![\d.])3\.14(?!\d)"), re.compile(r"\b22\s*/\s*7\b")  # "use 3.14 for pi"
 _LONE_PERCENT = re.compile(r"\((\d+(?:\.\d+)?)/100\)")  # "20%" as `_expression` writes it
@@ -109,6 +110,21 @@ _OPERATOR = {
 _VARIABLE = re.compile(r"^[a-zA-Z]$")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _PARTS = {"half": "(1/2) * ", "a third": "(1/3) * ", "one third": "(1/3) * ", "a quarter": "(1/4) * "}
+# A line written in words ("three times six is eighteen", "twenty-four minus eighteen is six"):
+# its numbers, up to thousands ("one hundred and five"), and "two thirds" as 2/3.
+_DENOMINATORS = {"half": 2, "halve": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8}
+_SPELLED = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_TENS = (20, 30, 40, 50, 60, 70, 80, 90)
+_SPELLED_NUMBER = re.compile(
+    rf"\b(?:{_SPELLED})(?:(?:[\s-]+|(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+)(?:{_SPELLED}))*"
+    rf"(?:[\s-]+({'|'.join(_DENOMINATORS)})s?)?\b",
+    re.I,
+)
+_WORDED_EQUALS = re.compile(
+    r"(\d[\d.,]*\s*(?:[-+*/×÷·x−–]|times|plus|minus|divided\s+by|multiplied\s+by|take\s+away)\s*[$€£]?\d[^=]{0,60}?)"
+    r"\s+(?:is|equals|makes|leaves|gives)\s+(?=[$€£]?\d)",
+    re.I,
+)
 _HALF_OF = re.compile(r"\b(half|a third|one third|a quarter)\s+of\s+(?=\d)", re.I)
 _PART_OF = re.compile(r"(\d{1,12}\s*/\s*\d{1,12}\)?|\d{0,12}\.\d{1,12})\s+(?:of|von|de)\b")  # "(1/4) of": ¼ of
 # "20 : 4" and "20:4" divide (as German and French schools write it); "2:30" is a time of day
@@ -194,25 +210,30 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
     MAX_LINE_CHARS)."""
     question, answer, variables = solution.question, solution.answer, solution.variables
     steps = worked_solution(solution.program, variables, question, output=solution.output)
-    texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
     solved = _quantities(steps, variables, answer)
-    if _dot_thousands([*texts, question[:20_000]], solved):  # "1.250 × 4 = 5.000": a German student's 1250
-        texts, question = [_undotted(text) for text in texts], _undotted(question[:20_000])
+    texts, question = _read(working, question, solved)
     pi = "3.14" if _PI_314.search(question) else "22/7" if _PI_227.search(question) else repr(math.pi)
     lines = [_parse(text, pi) for text in texts]
-    roots = _roots_of(question, answer)
+    asked = _roots_of(question, answer)
+    roots = asked or _roots_named(texts, answer)
     at_roots = [_at_roots(line, roots) for line in lines]  # each line's sides with the unknown given its value
     expressions = [side for line in lines for clause in line.sides for side in clause]
     substituted = [side for line in at_roots for root in line for clause in root for side in clause]
     values, parts = _evaluate(expressions + substituted, solution.program, sandbox)
     values, held = values[: len(expressions)], iter(values[len(expressions) :])
+    # each line's sides' values with the unknown given each of its values (none where it names none)
+    rooted = [[[[next(held) for _side in clause] for clause in root] for root in line] for line in at_roots]
+    first = next((sides[0] for sides in rooted if sides), None)
+    if asked is None and first is not None and not _holds(first):  # the working's own unknown is the
+        roots = None  # answer only where its first equation holds for the answer ("Let n be the boys")
     quantities = solved + [_Quantity(v, "a part of the program's calculation") for v in parts]
     quantities += _shares(question[:20_000])
-    given = _given(question[:20_000])
+    given, implied = _given(question[:20_000])
     clock = _CLOCK.search(answer) if answer and len(answer) <= MAX_LINE_CHARS else None
     target = _minutes(clock) if clock else number_in(answer) if answer else None
     verdicts: list[LineVerdict] = []
-    known = given + _literals(solution.program)  # the solution's "× 2" for "there and back"
+    # The solution's "× 2" for "there and back", and one of a unit ("1 day = 24 hours")
+    known = given + implied + _literals(solution.program) + [1.0]
     rounded: list[float] = []  # results of lines that round ("8.99 ≈ 9"): what follows from them is near
     position = 0
     for number, line in enumerate(lines):
@@ -222,16 +243,12 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         # The line's result: its last side's value when that is arithmetic ("3/8 of the pizza"), else its last number.
         last_side = clause_values[-1][-1] if clause_values and clause_values[-1] else None
         line.result = last_side if last_side is not None else line.result
-        if line.percent and line.result is not None:  # "= 20%" where the solution's 20 is a percentage
-            hundredfold = line.result * 100
-            if any(_close(hundredfold, q.value) for q in quantities) and not any(
-                _close(line.result, q.value) for q in quantities
-            ):
-                line.result = hundredfold
-        verdict = _verdict(line, clause_values, quantities, known, given)
-        if roots is not None and at_roots[number]:
-            sides = [[[next(held) for _side in clause] for clause in root] for root in at_roots[number]]
-            verdict = _algebra_verdict(verdict, sides, roots)
+        line.result = _as_percent(line.result, quantities) if line.percent else line.result
+        # A calculation ending on a number the question's words only imply is a coincidence ("12 × 2 =
+        # 24" for 12 pages a day over 2 weeks: not the hours of a day); a line of one number may state it.
+        verdict = _verdict(line, clause_values, quantities, known, given if len(line.operands) > 1 else given + implied)
+        if roots is not None and rooted[number]:
+            verdict = _algebra_verdict(verdict, rooted[number], roots)
         verdicts.append(verdict)
         known += [v for clause in clause_values for v in clause if v is not None]
         if line.result is not None:
@@ -249,6 +266,29 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
         reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
         verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _as_percent(result: float | None, quantities: list[_Quantity]) -> float | None:
+    """A result written as a percentage ("= 20%") as the solution has it: 20 where it has 20, not 0.2."""
+    if result is None:
+        return None
+    hundredfold = result * 100
+    has = any(_close(hundredfold, q.value) for q in quantities) and not any(_close(result, q.value) for q in quantities)
+    return hundredfold if has else result
+
+
+def _read(working: str, question: str, solved: list[_Quantity]) -> tuple[list[str], str]:
+    """The working's non-empty lines (capped) and the question, their numbers as the solution's:
+    "1.250 × 4 = 5.000" is a German student's 1250; "450¢ + 325¢" where the question prices in
+    dollars is $4.50 and $3.25."""
+    texts = [line.strip()[:MAX_LINE_CHARS] for line in working.splitlines() if line.strip()][:MAX_LINES]
+    question = question[:20_000]
+    if _dot_thousands([*texts, question], solved):
+        texts, question = [_undotted(text) for text in texts], _undotted(question)
+    major = _MAJOR_MONEY.search(question) if not _MINOR_MONEY.search(question) else None
+    if major:
+        texts = [_MINOR_AMOUNT.sub(lambda m: f"{major.group(1)}{float(m.group(1)) / 100:g}", text) for text in texts]
+    return texts, question
 
 
 def _clause_values(line: _Line, values: Sequence[float | None], position: int) -> list[list[float | None]]:
@@ -315,6 +355,24 @@ def _roots_of(question: str, answer: str | None) -> _Roots | None:
     return _Roots(letter.group(), values) if values else None
 
 
+# "x = 9", "Let n be the number": a working that names its own unknown (the question writes none)
+_NAMED = re.compile(r"^\s*(?:(?i:let)\s+)?([A-Za-z])\s*(?:=|(?i:be)\b)")
+
+
+def _roots_named(texts: list[str], answer: str | None) -> _Roots | None:
+    """The unknown a working names ("3x = x + 18", "2x = 18", "x = 9"), with the solution's answer
+    as its value, where that answer is one number."""
+    value = answer.strip() if answer else ""
+    named = next((found.group(1) for text in texts if (found := _NAMED.match(text))), None)
+    return _Roots(named, (value,)) if named and _ROOT.fullmatch(value) else None
+
+
+def _holds(clauses: list[list[float | None]]) -> bool:
+    """Every clause's sides are one value (and some clause has two sides to compare)."""
+    known = [[v for v in clause if v is not None] for clause in clauses]
+    return any(len(c) >= 2 for c in known) and all(all(_close(v, c[0]) for v in c[1:]) for c in known)
+
+
 def _at_roots(line: _Line, roots: _Roots | None) -> list[list[list[str | None]]]:
     """The line's sides, clause by clause, with the unknown given each of its values ([] when the
     line does not name the unknown)."""
@@ -330,8 +388,7 @@ def _algebra_verdict(verdict: LineVerdict, sides: list[list[list[float | None]]]
     """A line of algebra ("3x = 18") is right where it holds for a value of the solution's, wrong
     where it holds for none (its written arithmetic judged as before)."""
     for value, clauses in zip(roots.values, sides, strict=True):
-        known = [[v for v in clause if v is not None] for clause in clauses]
-        if any(len(c) >= 2 for c in known) and all(all(_close(v, c[0]) for v in c[1:]) for c in known):
+        if _holds(clauses):
             return LineVerdict(verdict.text, True, f"true for {roots.letter} = {value}, the solution", None)
     if verdict.reason.startswith("arithmetic slip"):
         return verdict
@@ -531,10 +588,10 @@ def _shares(question: str) -> list[_Quantity]:
     return [_Quantity(n * p / 100, f"{format_float(p)}% of {format_float(n)}") for p in percents for n in numbers]
 
 
-def _given(question: str) -> list[float]:
+def _given(question: str) -> tuple[list[float], list[float]]:
     """The numbers `question` gives: in digits, a percentage also as its share (150% → 1.5), a
     number with a fraction also as its whole and its part (2.5 hours: 2 hours and 0.5), in words
-    ("three", "a dozen", "half"), and those its words imply (`_IMPLIED`)."""
+    ("three", "a dozen", "half"); and apart, those its words imply (`_IMPLIED`: 24 for "a day")."""
     text = _digits(question)
     written = [float(n) for n in _NUMBER.findall(text)]
     parts = [p for n in written if not n.is_integer() for p in (float(int(n)), round(n - int(n), 9))]
@@ -546,7 +603,7 @@ def _given(question: str) -> list[float]:
     for clock in _CLOCK.finditer(text):  # 5:30 pm as 17:30 or 5:30, 2:30 as 14:30 too: said either way
         numbers += [_minutes(clock) % 720, _minutes(clock) % 720 + 720]
     numbers += [int(h) * 60 + int(m) for h, m in _HOURS_MINUTES.findall(text)]  # 1 hour 50 minutes: 110, "1:50"
-    return numbers + whole + [float(n) for word in implied for n in _IMPLIED[word]]
+    return numbers + whole, [float(n) for word in implied for n in _IMPLIED[word]]
 
 
 def _literals(program: str | None) -> list[float]:
@@ -562,8 +619,34 @@ def _literals(program: str | None) -> list[float]:
     ]
 
 
+def _spelled_out(text: str) -> str:
+    """A line without a digit with its numbers in digits ("twenty-four minus eighteen is six" →
+    "24 minus 18 is 6", "two thirds of thirty" → "(2/3) of 30"); any other line as it is."""
+    if any(c.isdigit() for c in text):
+        return text
+
+    def digits(found: re.Match[str]) -> str:
+        total = current = last = 0
+        for word in re.split(r"[\s-]+", found.group().lower()):
+            if word == "hundred":
+                current, last = max(current, 1) * 100, 0
+            elif word == "thousand":
+                total, current, last = total + max(current, 1) * 1000, 0, 0
+            elif word in NUMBER_WORDS:
+                if last and not (last in _TENS and NUMBER_WORDS[word] < 10):
+                    return found.group()  # "fifty-fifty", "six eighteen": not one number
+                current, last = current + NUMBER_WORDS[word], NUMBER_WORDS[word]
+        part = found.group(1)
+        return f"({total + current}/{_DENOMINATORS[part.lower()]})" if part else str(total + current)
+
+    return _SPELLED_NUMBER.sub(digits, text)
+
+
 def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
-    text = _ABOUT.sub("≈", _LABEL.sub("", line, count=1))
+    spelled = _spelled_out(line)
+    if "=" not in spelled:  # "24 minus 18 is 6": the "is" of a calculation is its "="
+        spelled = _WORDED_EQUALS.sub(r"\1 = ", spelled, count=1)
+    text = _ABOUT.sub("≈", _LABEL.sub("", spelled, count=1))
     plain = _plain(text, pi)
     clauses = [
         part for c in _CLAUSES.split(plain) if c.strip() for step in _and_split(c) for part in _comma_split(step)

@@ -110,6 +110,61 @@ def test_the_labelled_workings_are_checked_at_the_planted_line(sandbox: Sandbox)
     assert len(misses) <= 0.1 * len(items), misses
 
 
+def test_a_working_written_in_words_is_checked_as_its_numbers(sandbox: Sandbox) -> None:
+    """ "twenty-four minus eighteen is six" had no number to check: a right working was "a step is
+    missing", a slip in words went unseen."""
+    muffins = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
+    program = "print(24 - 3 * 6)"
+    right = checked("three boxes times six is eighteen\ntwenty-four minus eighteen is six", sandbox, muffins, program)
+    assert right.first_wrong is None and right.lines[0].reason == "right"
+    slip = checked("Three times six is eighteen.\nTwenty-four minus eighteen is eight.", sandbox, muffins, program)
+    assert slip.first_wrong == 1 and slip.lines[1].reason == "arithmetic slip: that is 6, not 8"
+    pizza = "A pizza has 12 slices. Two thirds of it are eaten. How many slices are left?"
+    thirds = "two thirds of twelve is eight\ntwelve minus eight is four"
+    assert checked(thirds, sandbox, pizza, "print(12 - 12 * 2 / 3)").first_wrong is None
+    hundred = "A farm has 105 cows and buys 10 more. How many cows does it have?"
+    words = "it was a fifty-fifty guess\none hundred and five plus ten is one hundred fifteen"
+    assert checked(words, sandbox, hundred, "print(105 + 10)").first_wrong is None
+
+
+def test_a_calculation_landing_on_a_number_the_words_only_imply_is_not_a_given(sandbox: Sandbox) -> None:
+    """ "12 × 2 = 24" for 12 pages a day over 2 weeks (days taken as weeks) passed as "a number
+    the question gives": 24, the hours of "a day"; the slip was put two lines later."""
+    question = "Mia reads 12 pages a day for 2 weeks, then 20 pages a day for 3 days. How many pages does she read?"
+    program = "ans = 12 * 14 + 20 * 3"
+    mixed = checked("12 × 2 = 24\n20 × 3 = 60\n24 + 60 = 84", sandbox, question, program)
+    assert mixed.first_wrong == 0 and mixed.lines[0].reason == "no step of the solution has 24"
+    right = checked("2 weeks = 14 days\n12 × 14 = 168\n20 × 3 = 60\n168 + 60 = 228", sandbox, question, program)
+    assert right.first_wrong is None
+    hours = "A machine runs 3 hours a day. How many minutes does it run in a day?"
+    assert checked("1 day = 24 hours\n3 × 60 = 180 minutes", sandbox, hours, "print(3 * 60)").first_wrong is None
+
+
+def test_cents_where_the_question_prices_in_dollars_are_those_dollars(sandbox: Sandbox) -> None:
+    """ "450¢ + 325¢ = 775¢" for $4.50 and $3.25: "450 is not a number of the question"."""
+    question = "Sara buys a book for $4.50 and a pen for $3.25. She pays with a $10 bill. How much change does she get?"
+    program = "ans = 10 - (4.50 + 3.25)"
+    right = checked("450¢ + 325¢ = 775¢\n1000¢ - 775¢ = 225¢ = $2.25", sandbox, question, program)
+    assert right.first_wrong is None
+    slip = checked("450 cents + 325 cents = 775 cents\n1000 cents - 775 cents = 235 cents", sandbox, question, program)
+    assert slip.first_wrong == 1 and slip.lines[1].reason.startswith("arithmetic slip")
+    pence = "A pencil costs 75p and a pad 50p. How much do both cost in pence?"
+    assert checked("75p + 50p = 125p", sandbox, pence, "ans = 75 + 50").first_wrong is None
+
+
+def test_an_unknown_the_working_names_itself_stands_for_the_answer_where_its_equation_holds(sandbox: Sandbox) -> None:
+    """ "3x = x + 18", "2x = 18": "2 is not a number of the question", where the question writes
+    no equation; the student's x is the answer only where their first equation holds for it."""
+    question = "Three times a number is 18 more than the number. What is the number?"
+    right = checked("3x = x + 18\n2x = 18\nx = 9", sandbox, question, "ans = 9")
+    assert right.first_wrong is None and right.lines[1].reason == "true for x = 9, the solution"
+    wrong = checked("3x = x + 18\n2x = 18\nx = 8", sandbox, question, "ans = 9")
+    assert wrong.first_wrong == 2 and wrong.lines[2].reason == "not true for x = 9, the solution"
+    boys = "A class of 30 has 12 boys. How many girls are there?"
+    named = checked("Let b be the boys: b = 12\n30 - 12 = 18 girls", sandbox, boys, "ans = 30 - 12")
+    assert named.first_wrong is None
+
+
 def test_another_route_to_the_answer_is_right_and_one_that_misses_it_is_pointed_at(sandbox: Sandbox) -> None:
     """Seen in the window: the solution priced one pen (4 / 3), the student counted packs."""
     question = "A shop sells pens at 3 for $4. Tom buys 27 pens and pays with a $50 bill. How much change does he get?"
