@@ -79,7 +79,7 @@ MIX = ("pal", "cot", "pot")  # mix: one greedy solve each, majority vote, ties t
 # the development machine (docs/results.md, issue 33).
 MIX_ROUNDS = (1, 1, 1)
 # Where two sequences decode together fast enough (`rounds.FIRST_ROUND_PAYS`): PAL and chain of
-# thought in one batch, then PoT. PAL's answer comes a little later, the two answers a quarter sooner.
+# thought in one batch, then PoT. PAL's answer comes a little later, the checked answer sooner.
 MIX_ROUNDS_PAIRED = (2, 1)
 OPTIONS = {
     "pal": ("repair", "shots", "grammar", "fallback"),

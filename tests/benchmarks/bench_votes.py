@@ -5,7 +5,9 @@
 Each method on the five questions in turn: greedy PAL, the 5-sample vote (`sc-pal`: the five
 samples decoded together in one batch, each program run), the mixed vote (`mix`: PAL, chain of
 thought, PoT where they disagree, and three more chains of thought in one batch where all three
-do) and `mix+more` (that second round wherever chain of thought and PAL disagree). Also the
+do), `mix+more` (that second round wherever chain of thought and PAL disagree) and `mix` with
+PAL and chain of thought one after the other ("turns": where two sequences decode fast enough
+together, `mix` pairs them, `rounds.FIRST_ROUND_PAYS`). Also the
 vote's decoding rate, and the time to the first answer on screen (a vote's `FirstAnswer`; greedy
 PAL's answer is its first).
 Targets: vote/greedy ≤ 2.2 (issue 15); first answer ≤ 1.3 × greedy PAL's time (issue 33).
@@ -15,7 +17,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from contextlib import nullcontext
+from unittest import mock
 
+from app.reasoning import rounds
 from app.reasoning.events import FirstAnswer
 from app.reasoning.methods import solve
 from models.embedded import ensure_embedded
@@ -56,7 +61,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     model = LocalModel(ModelSettings(ensure_embedded(), n_ctx=4096, n_threads=args.threads))
-    methods = {"greedy": "pal", "vote": "sc-pal", "mix": "mix", "more": "mix+more"}
+    methods = {"greedy": "pal", "vote": "sc-pal", "mix": "mix", "more": "mix+more", "turns": "mix"}
     results: dict[str, list[tuple[float, int, int, str | None, float]]] = {kind: [] for kind in methods}
     with Sandbox() as box:
         # Each method is warmed once on a question outside the timed ones. By default one method
@@ -70,26 +75,33 @@ def main() -> None:
             else [(kind, q) for kind in methods for q in QUESTIONS]
         )
         for kind, question in order:
-            results[kind].append(timed_solve(question, methods[kind], model, box))
+            never_paired = mock.patch.object(rounds, "FIRST_ROUND_PAYS", float("inf"))
+            with never_paired if kind == "turns" else nullcontext():
+                results[kind].append(timed_solve(question, methods[kind], model, box))
     totals = {kind: sum(r[0] for r in rows) for kind, rows in results.items()}
     print(
         f"{'question':<46} {'greedy s':>9} {'vote s':>7} {'samples':>7} {'mix s':>6} {'first s':>7} {'more s':>7}"
-        "   answers (greedy/vote/mix/more)"
+        f" {'turns s':>7} {'first s':>7}   answers (greedy/vote/mix/more/turns)"
     )
     for n, question in enumerate(QUESTIONS):
-        greedy, vote, mixed, more = (results[kind][n] for kind in methods)
+        greedy, vote, mixed, more, turns = (results[kind][n] for kind in methods)
         print(
             f"{question[:45]:<46} {greedy[0]:>9.1f} {vote[0]:>7.1f} {vote[2]:>7} {mixed[0]:>6.1f} {mixed[4]:>7.1f}"
-            f" {more[0]:>7.1f}   {greedy[3]} / {vote[3]} / {mixed[3]} / {more[3]}"
+            f" {more[0]:>7.1f} {turns[0]:>7.1f} {turns[4]:>7.1f}"
+            f"   {greedy[3]} / {vote[3]} / {mixed[3]} / {more[3]} / {turns[3]}"
         )
     vote_tokens = sum(r[1] for r in results["vote"])
+    gain = model.batch_gain(2)
     model.close()
+    print(f"two sequences decoded together: {gain or 0:.2f} × one's rate (mix pairs from {rounds.FIRST_ROUND_PAYS})")
     print(f"5 samples in one batch: {vote_tokens / totals['vote']:.1f} tokens/s in total (program runs included)")
     print(f"mix/greedy wall ratio = {totals['mix'] / totals['greedy']:.2f}")
     print(f"vote/greedy wall ratio = {totals['vote'] / totals['greedy']:.2f}")
     print(f"mix+more/greedy wall ratio = {totals['more'] / totals['greedy']:.2f}")
-    first = sum(r[4] for r in results["mix"])
-    print(f"mix's first answer / greedy PAL's answer = {first / totals['greedy']:.2f} (time to the answer on screen)")
+    print(f"mix, one after the other/greedy wall ratio = {totals['turns'] / totals['greedy']:.2f}")
+    for kind, name in (("mix", "mix's"), ("turns", "mix's one after the other")):
+        first = sum(r[4] for r in results[kind])
+        print(f"{name} first answer / greedy PAL's answer = {first / totals['greedy']:.2f} (on screen)")
 
 
 if __name__ == "__main__":
