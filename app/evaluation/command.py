@@ -15,7 +15,7 @@ from tqdm import tqdm
 from app.evaluation.datasets import DatasetError, Item, load
 from app.evaluation.report import markdown, summarise, write_reports
 from app.evaluation.runner import Progress, evaluate, read_records
-from app.reasoning.methods import DEFAULT_SAMPLES, Method, MethodError, solve
+from app.reasoning.methods import DEFAULT_SAMPLES, Method, MethodError, solve, warm_up
 from app.reasoning.session import CancelToken, Limits
 from app.reasoning.solution import Solution
 from models.types import LanguageModel, ModelError
@@ -98,6 +98,8 @@ def _solve_all(
             def solver(item: Item, method: Method) -> Solution:
                 return solve(item.question, method, model, sandbox, limits=Limits(time_s=args.time), cancel=cancel)
 
+            for method in methods:  # as the window does at start-up, so the first item is timed like the rest
+                warm_up(model, sandbox, method.name)
             evaluate(
                 items, methods, solver, out_dir, grading_sandbox=sandbox, workers=workers, on_progress=show,
                 stop=stop, abort=cancel.cancel,

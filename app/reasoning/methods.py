@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from app.data import DataSet
@@ -54,7 +54,7 @@ from app.reasoning.numbers import format_float, number_in, vote_key
 from app.reasoning.pal import PalOptions, pal
 from app.reasoning.pot import PotOptions, pot
 from app.reasoning.prompts import asks_for_equation
-from app.reasoning.rounds import Replay, RoundModel, first_request, replayed, settled
+from app.reasoning.rounds import Replay, RoundModel, first_request, measured_gain, replayed, settled
 from app.reasoning.session import DEFAULT_LIMITS, CancelToken, Limits, Sampling, SolveContext
 from app.reasoning.short_answer import shown_answer
 from app.reasoning.solution import (
@@ -68,7 +68,7 @@ from app.reasoning.solution import (
     sample_labels,
 )
 from models.parallel import MAX_SEQUENCES
-from models.types import Generation, GenerationRequest, LanguageModel, complete, generate_batch
+from models.types import Generation, GenerationRequest, LanguageModel, SequenceDone, complete, generate_batch
 from sandbox import Sandbox
 
 BASES = ("pal", "pot", "cot", "coc", "iipc", "mix")
@@ -331,12 +331,20 @@ class _FirstHeard:
 
 
 WARM_QUESTION = "How many?"  # a stand-in: only what comes before the question is kept
+# Tokens a warm-up decodes alone and then two together, a step or two past what a rate needs
+# (`models.parallel`): a mixed vote pairs PAL and chain of thought only where two sequences were
+# timed to pay (`RoundModel.pairs`), and otherwise they are first timed in a second round, so a
+# session of easy questions never paired. About 1.5 s on 2 laptop cores, in the background.
+TIMING_TOKENS = 10
+# Timed on PAL's program for this (to "How many?" it says "The final answer is 1." and stops).
+TIMING_QUESTION = "A baker made 24 muffins and sold 3 boxes of 6. How many muffins are left?"
 
 
 def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD) -> int:
     """Read the prompts `method` starts with (their instructions and worked examples) into the
     model's cache, the way the method will ask them — a mixed vote's together — so the first
     solve of a session reads only its question, as the later ones do (the first was 3× slower).
+    For a mixed vote it then times one sequence and two decoding together (`TIMING_TOKENS`).
     A model without a prompt cache is left alone. Returns how many prompts were read; the
     model's `cancel` stops it within a chunk of a prompt."""
     spec = Method.parse(method)
@@ -345,18 +353,27 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
     context = SolveContext(model, sandbox)
     parts = MIX if spec.base == "mix" else (spec.base,)
 
-    def asks(part: str) -> GenerationRequest | None:
-        return first_request(lambda m: REGISTRY[part](WARM_QUESTION, spec.options, replace(context, model=m)), model)
+    def asks(part: str, question: str = WARM_QUESTION) -> GenerationRequest | None:
+        return first_request(lambda m: REGISTRY[part](question, spec.options, replace(context, model=m)), model)
 
     requests = [asks(part) for part in parts]
     asked = [replace(r, max_tokens=1, stop_after_code_block=False) for r in requests if r is not None]
     if spec.base == "mix" or spec.samples > 1:
-        for _event in generate_batch(model, asked):
-            pass
+        read = _ran(generate_batch(model, asked))
+        program = asks("pal", TIMING_QUESTION) if spec.base == "mix" and model.capabilities.batch > 1 else None
+        if read and program is not None and measured_gain(model, 2) is None:
+            timed = replace(program, max_tokens=TIMING_TOKENS, stop=())  # alone, then twice together
+            if _ran(generate_batch(model, [timed])):
+                _ran(generate_batch(model, [timed, timed]))
     else:
         for request in asked:
             complete(model, request)
     return len(asked)
+
+
+def _ran(events: Iterator[object]) -> bool:
+    """A batch decoded to its end: False where a cancel (the user's own work) stopped it."""
+    return not [e for e in events if isinstance(e, SequenceDone) and e.generation.finish_reason == "cancelled"]
 
 
 def _disputed(solution: Solution, first: list[Solution]) -> bool:

@@ -58,6 +58,13 @@ def settled(counts: list[int], remaining: int) -> bool:
     return counts[0] > runner_up + remaining
 
 
+def measured_gain(model: LanguageModel, sequences: int | None = None) -> float | None:
+    """What `model` measured its batches (of `sequences`, where it timed that many) to gain; None
+    where it has not timed them or does not time batches."""
+    measured = getattr(model, "batch_gain", None)
+    return measured(sequences) if callable(measured) else None
+
+
 class RoundModel:
     """A `LanguageModel` that serves a round of foreseen requests from one batched generation."""
 
@@ -114,9 +121,7 @@ class RoundModel:
         return self.batching and gain is not None and gain >= FIRST_ROUND_PAYS
 
     def gain(self, sequences: int | None = None) -> float | None:
-        """What the model measured its batches (of `sequences`, where it timed that many) to gain."""
-        measured = getattr(self.model, "batch_gain", None)
-        return measured(sequences) if callable(measured) else None
+        return measured_gain(self.model, sequences)
 
     def start_round(self, requests: Sequence[GenerationRequest | None], first_lane: int = 0) -> None:
         """The first requests of the round's solves (None: a solve that will ask nothing), the

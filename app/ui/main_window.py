@@ -111,8 +111,8 @@ class MainWindow(QMainWindow):
         c.history_changed.connect(self.history_panel.refresh)
         self.history_panel.reopen.connect(c.reopen)
         self.data_files.status.connect(self.status.show)
-        for changed in (self.question.textChanged, self.table.textChanged, self.editor.textChanged):
-            changed.connect(keeper.changed)
+        for text in (self.question, self.table, self.editor, o.working.my_working):
+            text.textChanged.connect(keeper.changed)
         for work_changed in (self.work.solution_changed, self.work.run_changed, self.data_files.changed):
             work_changed.connect(keeper.changed)
         keeper.restored.connect(self._on_work_restored)
@@ -222,7 +222,7 @@ class MainWindow(QMainWindow):
             self.data_files.open(path)
 
     def current_work(self) -> dict[str, str]:
-        """What a crash must not lose: the question, the program as edited and what it gave."""
+        """What a crash must not lose: the question, the program as edited, what it gave, the working."""
         return {
             "data_file": str(self.data_files.path or ""),
             "question": self.question.toPlainText(),
@@ -231,6 +231,7 @@ class MainWindow(QMainWindow):
             "method": str(self.method.currentData() or ""),
             "answer": self.answer.text(),
             "output": self.output.toPlainText(),
+            "working": self.output_pane.working.my_working.toPlainText(),
         }
 
     def _on_work_restored(self, work: dict[str, str]) -> None:
@@ -242,8 +243,7 @@ class MainWindow(QMainWindow):
         self.editor.setPlainText(work.get("program", ""))
         if work.get("method"):
             self.question_pane.pick_method(work["method"])
-        self.output_pane.show_answer(work.get("answer") or None)
-        self.output_pane.show_output(work.get("output", ""))
+        self.output_pane.restore(work)
         self.status.ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
         self.status.show(self.status.ready_text)
 

@@ -306,6 +306,12 @@ class OutputPane(QWidget):
         for tab in _on_demand_tabs(self):
             self._offer(tab, False)
 
+    def restore(self, work: dict[str, str]) -> None:
+        """The answer, output and working kept when PAL Studio stopped, as text only."""
+        self.show_answer(work.get("answer") or None)
+        self.show_output(work.get("output", ""))
+        self.working.restore(work.get("working", ""))
+
     def forget_answer(self) -> None:
         """The question changed: the answer, the vote and its columns belonged to the old one."""
         self.show_answer(None)
@@ -415,6 +421,7 @@ class OutputPane(QWidget):
             solution.program, solution.variables, solution.question, trace, solution.output,
             answered=solution.answered,
         )  # fmt: skip
+        self.working.working_for(solution.question)
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         unanswered = "" if solution.answered else NO_ANSWER_TO_CHECK
         self.working.offer_checks(unanswered, unanswered or ("" if solution.program else NO_PROGRAM_TO_VARY))

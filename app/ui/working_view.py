@@ -48,6 +48,8 @@ from app.ui.plain import Label
 from app.ui.practice_list import PracticeList, tally_words
 from sandbox.display import display_text
 
+_PUT_ASIDE = 100  # other questions' workings kept for this session
+
 
 class WorkingView(QWidget):
     finished_trying = Signal()
@@ -66,20 +68,9 @@ class WorkingView(QWidget):
         self._settled = False  # the try ended (right, or revealed): later checks are not attempts
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
-        self.attempt = QLineEdit(placeholderText="Your answer")
-        self.check_button = QPushButton("Check")
-        self.reveal_button = QPushButton("Reveal next step")
-        self.show_all_button = QPushButton("Show everything")
+        self.try_box = self._try_box()
         self.verdict = Label("")
         self.verdict.setWordWrap(True)
-        self.try_box = QWidget()
-        rows = QVBoxLayout(self.try_box)  # two rows: the answer box keeps its width in a narrow pane
-        rows.setContentsMargins(0, 0, 0, 0)
-        for widgets in ((self.attempt, self.check_button), (self.reveal_button, self.show_all_button)):
-            row = QHBoxLayout()
-            for widget in widgets:
-                row.addWidget(widget, 1 if widget is self.attempt else 0)
-            rows.addLayout(row)
         self.my_working = QPlainTextEdit()
         self.my_working.setPlaceholderText("Your working, one step per line (3 boxes × 6 = 18) — Ctrl+Enter checks it")
         self.my_working.setTabChangesFocus(True)
@@ -91,6 +82,8 @@ class WorkingView(QWidget):
         self.my_verdicts = Label("")
         self.my_verdicts.setWordWrap(True)
         self.my_verdicts.setVisible(False)
+        self._working_for = ""  # the question the working in the box was written for ("": none solved yet)
+        self._put_aside: dict[str, str] = {}  # other questions' workings, by question, until shown again
         mine = QHBoxLayout()  # the box, its buttons beside it in a column: one row less on a small screen
         mine.addWidget(self.my_working, 1)
         mine.addLayout(self._buttons())
@@ -110,6 +103,22 @@ class WorkingView(QWidget):
         self.show_all_button.clicked.connect(self._on_show_all_clicked)
         self.show_steps([])
         self.offer_checks(NOTHING_SOLVED, NOTHING_TO_VARY)
+
+    def _try_box(self) -> QWidget:
+        """The student's answer and Check, then Reveal next step and Show everything."""
+        self.attempt = QLineEdit(placeholderText="Your answer")
+        self.check_button = QPushButton("Check")
+        self.reveal_button = QPushButton("Reveal next step")
+        self.show_all_button = QPushButton("Show everything")
+        box = QWidget()
+        rows = QVBoxLayout(box)  # two rows: the answer box keeps its width in a narrow pane
+        rows.setContentsMargins(0, 0, 0, 0)
+        for widgets in ((self.attempt, self.check_button), (self.reveal_button, self.show_all_button)):
+            row = QHBoxLayout()
+            for widget in widgets:
+                row.addWidget(widget, 1 if widget is self.attempt else 0)
+            rows.addLayout(row)
+        return box
 
     def _buttons(self) -> QVBoxLayout:
         """Check my working, and Another one like this with the practice tally under it."""
@@ -135,12 +144,37 @@ class WorkingView(QWidget):
         column.addStretch(1)
         return column
 
-    def open_my_working(self) -> None:
-        """The box for the student's working, beside its buttons, focused; open from then on."""
+    def open_my_working(self, *, focus: bool = True) -> None:
+        """The box for the student's working, beside its buttons (focused); open from then on."""
         self.my_working.setVisible(True)
         self.check_working_button.setText("Check my working")  # it checks from now on: no "…"
         self._buttons_layout.setDirection(QBoxLayout.Direction.TopToBottom)
-        self.my_working.setFocus()
+        if focus:
+            self.my_working.setFocus()
+
+    def restore(self, working: str) -> None:
+        """The working the box held when PAL Studio stopped (for the question in the question box)."""
+        if working.strip():
+            self.my_working.setPlainText(working)
+            self.open_my_working(focus=False)
+
+    def working_for(self, question: str) -> None:
+        """The box holds `question`'s working: another question's is put aside, and back in the box
+        when that question is shown again (reopened from the history), so a working is never checked
+        against another question's answer, nor lost. Written before anything was solved, it stays."""
+        if question == self._working_for:
+            return
+        text = self.my_working.toPlainText()
+        if self._working_for and text.strip():
+            self._put_aside[self._working_for] = text
+            while len(self._put_aside) > _PUT_ASIDE:  # the oldest first
+                del self._put_aside[next(iter(self._put_aside))]
+        kept = self._put_aside.pop(question, None)
+        if self._working_for or kept is not None:
+            self.my_working.setPlainText(kept or "")
+        self._working_for = question
+        if kept:
+            self.open_my_working(focus=False)
 
     @property
     def trying(self) -> bool:

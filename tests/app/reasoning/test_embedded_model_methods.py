@@ -103,6 +103,18 @@ def test_a_mixed_vote_asks_pal_first_and_pot_only_if_needed(local_model: LocalMo
     assert [lanes.get(lane) for lane in range(len(solution.calls))] == [call.reply for call in solution.calls]
 
 
+def test_a_warm_up_times_two_sequences_together(local_model: LocalModel, sandbox: Sandbox) -> None:
+    """So a session's first mixed vote knows whether pairing PAL and chain of thought pays."""
+    from app.reasoning.methods import warm_up
+
+    if local_model._parallel is not None:  # steps earlier tests timed: this warm-up must time its own
+        local_model._parallel._step_seconds.clear()
+    assert local_model.batch_gain(2) is None
+    assert warm_up(local_model, sandbox, "mix") == 3
+    gain = local_model.batch_gain(2)
+    assert gain is not None and 0.5 < gain < 2.5, gain  # two at most twice one's rate (a noisy step aside)
+
+
 def test_an_equation_is_solved_with_sympy_and_its_algebra_shown(local_model: LocalModel, sandbox: Sandbox) -> None:
     """The prompt asks for sympy when the question gives an equation: the working then shows the
     moves a teacher writes, and the answer is the root, not sympy's list of them."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -592,6 +593,37 @@ def test_warm_up_reads_the_default_methods_prompts_the_way_they_are_asked(sandbo
     plain = ScriptedModel([], parallel=8, gain=1.0)
     assert not plain.capabilities.prompt_cache
     assert warm_up(plain, sandbox, "mix") == 0 and plain.requests == []  # no cache to fill: left alone
+
+
+def test_a_mixed_warm_up_times_one_sequence_and_two_where_the_model_has_not(sandbox: Sandbox) -> None:
+    """Else a mixed vote pairs PAL and chain of thought only after a second round first timed two."""
+    from dataclasses import replace as replaced
+
+    from app.reasoning.methods import TIMING_QUESTION, TIMING_TOKENS, WARM_QUESTION, warm_up
+
+    def cached(gain: float | None) -> ScriptedModel:
+        model = ScriptedModel(["a", "b", "c", "d", "e", "f"], parallel=8, gain=gain)
+        model.capabilities = replaced(model.capabilities, prompt_cache=True)
+        return model
+
+    untimed = cached(None)
+    assert warm_up(untimed, sandbox, "mix") == 3
+    assert untimed.batches == [3, 1, 2]  # the prompts, then PAL's alone and twice together
+    first, *timed = untimed.requests[3:]
+    assert timed == [first, first] and first.max_tokens == TIMING_TOKENS and not first.stop
+    pal_prompt = untimed.requests[0].messages[-1].content
+    assert first.messages[-1].content.split(TIMING_QUESTION)[0] == pal_prompt.split(WARM_QUESTION)[0]  # already read
+    timed_before = cached(1.45)
+    warm_up(timed_before, sandbox, "mix")
+    assert timed_before.batches == [3]
+    program = cached(None)
+    warm_up(program, sandbox, "sc-pal")
+    assert program.batches == [1]  # only a mixed vote pairs
+    stopped = ScriptedModel(["a" * 200] * 6, parallel=8, chunk_size=1, chunk_delay_s=0.005)
+    stopped.capabilities = replaced(stopped.capabilities, prompt_cache=True)
+    threading.Timer(0.1, stopped.cancel).start()  # the user's first solve stops the warm-up
+    warm_up(stopped, sandbox, "mix")
+    assert stopped.batches == [3]  # and nothing is timed after it
 
 
 def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: Sandbox) -> None:

@@ -52,7 +52,10 @@ def test_a_crash_keeps_the_work_and_writes_a_report(make_window: WindowMaker, mo
 def test_work_left_by_an_unclean_exit_is_offered_and_restored(
     qtbot: QtBot, make_window: WindowMaker, tmp_path: Path
 ) -> None:
-    work = {"question": "my unsaved question", "program": "x = 1  # my unsaved edit", "answer": "7", "output": "7"}
+    work = {
+        "question": "my unsaved question", "program": "x = 1  # my unsaved edit", "answer": "7", "output": "7",
+        "working": "3 x 4 = 12\n12 - 5 = 7",
+    }  # fmt: skip
     crash.save_work(work, tmp_path / "recovery.json")
     window = make_window(ScriptedModel([]))
     assert window.restore_bar.isVisible() and "my unsaved question" in window.restore_bar.message.text()
@@ -61,6 +64,8 @@ def test_work_left_by_an_unclean_exit_is_offered_and_restored(
     assert window.question.toPlainText() == "my unsaved question"
     assert window.editor.toPlainText() == "x = 1  # my unsaved edit"
     assert window.answer.text() == "7"
+    working = window.output_pane.working.my_working
+    assert working.toPlainText() == "3 x 4 = 12\n12 - 5 = 7" and not working.isHidden()  # the box open, holding it
     assert "Restored" in window.status_label.text()
     assert not window.restore_bar.isVisible()
 
@@ -72,6 +77,8 @@ def test_work_is_autosaved_as_it_changes_and_removed_on_a_clean_exit(qtbot: QtBo
     qtbot.waitUntil(window.recovery_path.exists, timeout=5000)
     saved = json.loads(window.recovery_path.read_text())
     assert saved["question"] == "How many apples?" and saved["program"] == "print(3 + 4)"
+    window.output_pane.working.my_working.setPlainText("3 + 4 = 7")  # the student's own working is work too
+    qtbot.waitUntil(lambda: json.loads(window.recovery_path.read_text()).get("working") == "3 + 4 = 7", timeout=5000)
     window.close()
     assert not window.recovery_path.exists()
 

@@ -132,6 +132,33 @@ def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
     assert not view.my_verdicts.isVisible()  # checked against the last solution, not this one
 
 
+def test_a_working_stays_with_its_question_and_comes_back_with_it(qtbot: QtBot, make_window: WindowMaker) -> None:
+    """Seen in the window: a student's working for the last question stayed under the next one."""
+    window = make_window(ScriptedModel([BAGELS, "```python\nprint(6 * 7)\n```"]))
+    window.question_pane.pick_method("pal")
+    view = window.output_pane.working
+    view.open_my_working()
+    qtbot.keyClicks(view.my_working, "5 x 3 = 15")  # written before solving: it is this question's
+    window.question.setPlainText("Olivia has $23. She bought five bagels for $3 each. How much money is left?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert view.my_working.toPlainText() == "5 x 3 = 15"
+    qtbot.keyClick(view.my_working, Qt.Key.Key_Return)
+    qtbot.keyClicks(view.my_working, "23 - 15 = 8")
+    window.question.setPlainText("How many eggs are in 6 rows of 7?")
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert view.my_working.toPlainText() == ""  # put aside, not checked against 42
+    qtbot.keyClicks(view.my_working, "6 x 7 = 42")
+    listed = window.history_panel.list
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        listed.itemActivated.emit(listed.item(1))  # the bagels again, from the history
+    assert view.my_working.toPlainText() == "5 x 3 = 15\n23 - 15 = 8" and not view.my_working.isHidden()
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        listed.itemActivated.emit(listed.item(0))
+    assert view.my_working.toPlainText() == "6 x 7 = 42"
+
+
 def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tries(
     qtbot: QtBot, make_window: WindowMaker
 ) -> None:
