@@ -244,7 +244,7 @@ class MainWindow(QMainWindow):
         if work.get("method"):
             self.question_pane.pick_method(work["method"])
         self.output_pane.restore(work)
-        self.status.ready_text = "Ready. Restored the question and program you had before PAL Studio stopped."
+        self.status.ready_text = "Ready. Restored the question, program and working you had before PAL Studio stopped."
         self.status.show(self.status.ready_text)
 
     def _on_sample_chosen(self, label: str, program: str) -> None:
