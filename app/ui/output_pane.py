@@ -421,7 +421,7 @@ class OutputPane(QWidget):
             solution.program, solution.variables, solution.question, trace, solution.output,
             answered=solution.answered,
         )  # fmt: skip
-        self.working.working_for(solution.question)
+        self.working.working_for(solution.question, fresh=self._work.origin == "practice")
         self.working.show_steps(steps, try_answer=solution.answer if trying else None)
         unanswered = "" if solution.answered else NO_ANSWER_TO_CHECK
         self.working.offer_checks(unanswered, unanswered or ("" if solution.program else NO_PROGRAM_TO_VARY))

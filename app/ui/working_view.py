@@ -22,6 +22,7 @@ the solve of a try in the practice list, to open again.
 
 from __future__ import annotations
 
+import re
 import time
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
@@ -49,6 +50,15 @@ from app.ui.practice_list import PracticeList, tally_words
 from sandbox.display import display_text
 
 _PUT_ASIDE = 100  # other questions' workings kept for this session
+# An edited question is the same problem where this share of its words (as a set) is unchanged:
+# one word of a 20-word question changed keeps 0.9; two GSM8K questions share about a quarter.
+_SAME_WORDS = 0.75
+
+
+def _same_problem(question: str, before: str) -> bool:
+    """Most of the words the same (word sets: linear in the questions' length, each read up to 20,000 characters)."""
+    new, old = ({w.lower() for w in re.findall(r"\w+", text[:20_000])} for text in (question, before))
+    return bool(new and old) and len(new & old) >= _SAME_WORDS * len(new | old)
 
 
 class WorkingView(QWidget):
@@ -158,11 +168,16 @@ class WorkingView(QWidget):
             self.my_working.setPlainText(working)
             self.open_my_working(focus=False)
 
-    def working_for(self, question: str) -> None:
+    def working_for(self, question: str, *, fresh: bool = False) -> None:
         """The box holds `question`'s working: another question's is put aside, and back in the box
         when that question is shown again (reopened from the history), so a working is never checked
-        against another question's answer, nor lost. Written before anything was solved, it stays."""
+        against another question's answer, nor lost. Written before anything was solved, or for the
+        same question edited (a typo mended, a number changed), it stays — unless `fresh` (a
+        practice question, worked from nothing)."""
         if question == self._working_for:
+            return
+        if not fresh and question not in self._put_aside and _same_problem(question, self._working_for):
+            self._working_for = question
             return
         text = self.my_working.toPlainText()
         if self._working_for and text.strip():

@@ -134,7 +134,7 @@ def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
 
 def test_a_working_stays_with_its_question_and_comes_back_with_it(qtbot: QtBot, make_window: WindowMaker) -> None:
     """Seen in the window: a student's working for the last question stayed under the next one."""
-    window = make_window(ScriptedModel([BAGELS, "```python\nprint(6 * 7)\n```"]))
+    window = make_window(ScriptedModel([BAGELS, "```python\nprint(6 * 7)\n```", "```python\nprint(6 * 7)\n```"]))
     window.question_pane.pick_method("pal")
     view = window.output_pane.working
     view.open_my_working()
@@ -157,6 +157,25 @@ def test_a_working_stays_with_its_question_and_comes_back_with_it(qtbot: QtBot, 
     with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
         listed.itemActivated.emit(listed.item(0))
     assert view.my_working.toPlainText() == "6 x 7 = 42"
+    window.question.setPlainText("How many eggs are there in 6 rows of 7?")  # the question mended: the same problem
+    with qtbot.waitSignal(window.work.solution_changed, timeout=30_000):
+        window.solve()
+    assert view.my_working.toPlainText() == "6 x 7 = 42"
+
+
+def test_an_edited_question_keeps_its_working_and_a_practice_one_starts_empty(make_window: WindowMaker) -> None:
+    view = make_window(ScriptedModel([])).output_pane.working
+    asked = "Tom has 5 apples and buys {} more. How many apples does he have?"
+    view.working_for(asked.format(7))
+    view.my_working.setPlainText("5 + 7 = 12")
+    view.working_for(asked.format(8))  # a number changed: the same problem
+    assert view.my_working.toPlainText() == "5 + 7 = 12"
+    view.working_for(asked.format(9), fresh=True)  # a practice question like it
+    assert view.my_working.toPlainText() == ""
+    view.working_for(asked.format(8))
+    assert view.my_working.toPlainText() == "5 + 7 = 12"
+    view.working_for("Olivia has $23. She bought five bagels for $3 each. How much money does she have left?")
+    assert view.my_working.toPlainText() == ""
 
 
 def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tries(
@@ -180,9 +199,11 @@ def test_another_one_like_this_opens_a_checked_variant_hidden_and_tallies_the_tr
     # chain of thought confirms the original's 8 (a PAL solve has no vote), then the variant's answer
     window.controller.model = ScriptedModel(["Answer: 8", f"Working it out.\nAnswer: {expected.answer}"])
     window.question_pane.pick_method("mix")  # the user's method for the next solve
+    window.output_pane.working.my_working.setPlainText("5 x 3 = 15")  # for the original
     with qtbot.waitSignal(window.work.solution_changed, timeout=60_000):
         qtbot.mouseClick(window.output_pane.working.another_button, Qt.MouseButton.LeftButton)
     view = window.output_pane.working
+    assert view.my_working.toPlainText() == ""  # the variant (most words the same) is worked from nothing
     assert window.work.origin == "practice" and window.question.toPlainText() == expected.question
     assert window.question_pane.method_name() == "mix"  # not switched to the first, Fast, by "practice"
     assert window.output_pane.answer.text() == "Hidden: try it first" and view.trying
