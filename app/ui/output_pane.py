@@ -122,6 +122,7 @@ class OutputPane(QWidget):
         self.alternative_button.setVisible(False)
         self._vote_answers: list[str | None] = []  # a vote in progress
         self._checking: str | None = None  # the first answer shown while the vote goes on
+        self._working_before = False  # the Working tab was in front when the vote's columns came forward
         self._build_tabs()
         self.copy_answer_button = QPushButton("Copy answer")
         self.copy_program_button = QPushButton("Copy program")
@@ -199,6 +200,8 @@ class OutputPane(QWidget):
         elif origin == "solve" and self._reasoning_from is not None:
             self._plain_reasoning(solution, self._reasoning_from)
         front = self._front_tab(solution, trace=origin == "run" and run is not None and bool(run.trace))
+        if front is None and origin == "solve" and self._working_before:  # a student's place, given back
+            front = self.working
         if front is not None:
             self.bring_forward(front)
 
@@ -286,7 +289,7 @@ class OutputPane(QWidget):
 
     def clear(self) -> None:
         """Forget everything shown: a new solve or a reopened one must not show the last one's parts."""
-        self._reasoning_from = None
+        self._reasoning_from, self._working_before = None, False
         self.output.clear()
         self.answer.clear()
         self.show_math(None)
@@ -457,6 +460,7 @@ class OutputPane(QWidget):
         self.samples.clear()
         self.samples.setVisible(False)  # until a solve has run: the columns take the room
         self.lanes.start(labels)
+        self._working_before = self.tabs.currentWidget() is self.working
         self.bring_forward(self.vote_tab)
 
     def _on_first_answer(self, first: FirstAnswer) -> None:
