@@ -360,8 +360,9 @@ def warm_up(model: LanguageModel, sandbox: Sandbox, method: str = DEFAULT_METHOD
     asked = [replace(r, max_tokens=1, stop_after_code_block=False) for r in requests if r is not None]
     if spec.base == "mix" or spec.samples > 1:
         read = _ran(generate_batch(model, asked))
-        program = asks("pal", TIMING_QUESTION) if spec.base == "mix" and model.capabilities.batch > 1 else None
-        if read and program is not None and measured_gain(model, 2) is None:
+        untimed = spec.base == "mix" and model.capabilities.batch > 1 and measured_gain(model, 2) is None
+        program = asks("pal", TIMING_QUESTION) if read and untimed else None
+        if program is not None:
             timed = replace(program, max_tokens=TIMING_TOKENS, stop=())  # alone, then twice together
             if _ran(generate_batch(model, [timed])):
                 _ran(generate_batch(model, [timed, timed]))
