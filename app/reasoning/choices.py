@@ -1,6 +1,7 @@
 """A question's multiple-choice options, and which of them a computed number is.
 
-Questions in the AQuA style end with "Answer Choices: (A) 6 (B) 18 (C) 24 …". PoT's finishing
+Questions in the AQuA style end with "Answer Choices: (A) 6 (B) 18 (C) 24 …"; people also write
+"A) 6 B) 18", "a) 6 b) 18" or one option a line ("A. 6", "B: 18"). PoT's finishing
 step is there to turn `ans` into one of them; when `ans` is a number equal to exactly one
 option's number, the match needs no model — measured on AQuA dev, the embedded model picked a
 wrong letter for a value the program had right (docs/results.md, "PoT that binds ans").
@@ -14,8 +15,14 @@ from dataclasses import dataclass
 
 from app.reasoning.numbers import MAX_NUMBER_TEXT, numbers_equal
 
-# "(A) 6 (B) 18 …": a letter in brackets, its text up to the next one.
-_OPTION = re.compile(r"\(([A-E])\)\s*(.*?)\s*(?=\([A-E]\)|\Z)", re.DOTALL)
+# An option's letter as people write it: "(A)" or "(a)"; "A)" or "a)" after a space or a sign;
+# "A." or "A:" starting a line. One pass over the question finds them all (linear).
+_MARKER = re.compile(r"\(([A-Ea-e])\)|(?<![^\s:?.,;])([A-Ea-e])\)|^[ \t]*([A-Ea-e])[.:](?=[ \t])", re.MULTILINE)
+# Before options written other than "(A)": the question's end ("?", ":", a new line) or their name;
+# "find (a) the area and (b) the perimeter" asks two things, it offers no options.
+_OFFERED = re.compile(r"(?:[?:\n]|\b(?:options?|choices?|answers?|choose|pick|select|one))\Z", re.IGNORECASE)
+_LETTERS = "ABCDE"
+_CHOICES_CHARS = 20_000  # options end a question: the end of a longer text is read
 # An option (or an `ans` string) that is one number: "$68.00", "25%", "1,200", "36 km", "-3.5".
 # Matched against text whose whitespace is already folded to single spaces and trimmed, so no two
 # space-eating parts stand side by side (that was quadratic on a long run of spaces or newlines).
@@ -41,18 +48,42 @@ class Choice:
 
 
 def choices_in(question: str) -> tuple[Choice, ...]:
-    """The options the question ends with — (A), (B), … in order from the last "(A)" — or ()
-    when it offers fewer than two."""
-    question = _folded(question)  # single spaces: the lazy option text never rescans a run of them
-    start = question.rfind("(A)")
-    if start < 0:
+    """The options the question ends with, (A), (B), … in order from the last list's (A), or ()
+    when it offers fewer than two. Options on lines of their own end with their line."""
+    text = question[-_CHOICES_CHARS:]
+    found: list[re.Match[str]] = []
+    last: list[re.Match[str]] = []
+    for marker in _MARKER.finditer(text):
+        letter = _letter(marker)
+        if letter.upper() == "A":
+            found = [marker]
+        elif found and marker.lastindex == found[0].lastindex and letter == _next(found[-1]):
+            found.append(marker)
+        elif found and marker.lastindex == found[0].lastindex:
+            found = []  # a letter out of order: not a list of options
+        if len(found) >= 2:
+            last = found
+    if not last:
         return ()
-    found: list[Choice] = []
-    for match in _OPTION.finditer(question, start):
-        if match.group(1) != "ABCDE"[len(found)]:
-            break
-        found.append(Choice(match.group(1), " ".join(match.group(2).split())))
-    return tuple(found) if len(found) >= 2 else ()
+    before = text[: last[0].start()].rstrip(" \t")[-10:]
+    if (last[0].lastindex, _letter(last[0])) != (1, "A") and not _OFFERED.search(before):
+        return ()
+    ends = [marker.start() for marker in last[1:]] + [len(text)]
+    texts = [text[marker.end() : end] for marker, end in zip(last, ends, strict=True)]
+    if last[0].lastindex == 3:  # one option a line: the last ends with its line
+        texts[-1] = texts[-1].split("\n", 1)[0]
+    return tuple(Choice(_LETTERS[n], " ".join(t.split())) for n, t in enumerate(texts))
+
+
+def _letter(marker: re.Match[str]) -> str:
+    return marker.group(marker.lastindex or 0)
+
+
+def _next(marker: re.Match[str]) -> str:
+    """The letter after `marker`'s, in its case ("" after E)."""
+    letter = _letter(marker)
+    following = _LETTERS[_LETTERS.index(letter.upper()) + 1 :][:1]
+    return following.lower() if letter.islower() else following
 
 
 def plain_number(text: str) -> float | None:

@@ -33,6 +33,18 @@ def test_plain_and_input_target_forms(tmp_path: Path) -> None:
     assert [(i.index, i.question, i.gold) for i in items] == [(0, "q1", "7"), (2, "q2", "(B)")]
 
 
+def test_aqua_and_svamp_as_published(tmp_path: Path) -> None:
+    aqua = {"question": "How far? ", "options": ["A)21", "B)21.5 km", "C) 22"], "rationale": "…", "correct": "B"}
+    svamp = {"ID": "x", "Body": "Tom has 5 apples. He eats 2.", "Question": "How many are left?", "Answer": 3.0}
+    items = load(_write(tmp_path / "d.jsonl", aqua, svamp))
+    assert items[0].question == "How far?\nAnswer Choices: (A) 21 (B) 21.5 km (C) 22"
+    assert items[0].gold == "B"
+    assert (items[1].question, items[1].gold) == ("Tom has 5 apples. He eats 2. How many are left?", "3.0")
+    odd = {"question": "q", "options": ["21", "22"], "correct": "A"}  # options not lettered: no gold to read
+    with pytest.raises(DatasetError, match="needs"):
+        load(_write(tmp_path / "e.jsonl", odd))
+
+
 def test_offset_and_limit_keep_file_positions() -> None:
     items = load(GSM8K, offset=10, limit=2)
     assert [item.index for item in items] == [10, 11]

@@ -23,6 +23,39 @@ def test_the_last_list_counts_and_letters_must_run_in_order() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "How fast? Options: A)70 km/h B)75 km/h C)80 km/h",  # AQuA's own way
+        "How fast? (a) 70 km/h (b) 75 km/h (c) 80 km/h",
+        "How fast?\na) 70 km/h\nb) 75 km/h\nc) 80 km/h",
+        "How fast?\nA. 70 km/h\nB. 75 km/h\nC. 80 km/h\nShow your work.",  # one a line: the line ends it
+        "Choose one:\n  A: 70 km/h\n  B: 75 km/h\n  C: 80 km/h",
+    ],
+)
+def test_options_as_people_write_them(question: str) -> None:
+    assert [str(c) for c in choices_in(question)] == ["(A) 70 km/h", "(B) 75 km/h", "(C) 80 km/h"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Find (a) the area and (b) the perimeter of a 3 by 4 rectangle.",  # two questions, no options
+        "Plan A) costs $5. Plan B) costs $6. Which is cheaper?",
+        "Vitamin A. is good.\nB. is not a letter here",
+        "Which? a) 1 c) 3",
+        "Which? A) 1 b) 2",  # not one way of writing them
+    ],
+)
+def test_letters_that_offer_no_options(question: str) -> None:
+    assert choices_in(question) == ()
+
+
+def test_reading_options_stays_linear() -> None:
+    assert choices_in("A) " * 50_000) == ()
+    assert len(choices_in("x" * 100_000 + "? a) 1 b) 2")) == 2  # the end of a long text is read
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [("6", 6.0), ("$68.00", 68.0), ("25%", 25.0), ("1,200", 1200.0), ("36 km", 36.0), ("-3.5", -3.5), (".5", 0.5)],
 )

@@ -632,9 +632,17 @@ def test_mix_more_is_plain_mix_where_chain_of_thought_and_pal_agree(sandbox: San
     assert model.batches == [1, 1] and solution.samples == 2 and solution.method == "mix+more"
 
 
-def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        "Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h",
+        "A) 60 km/h B) 70 km/h C) 75 km/h D) 80 km/h",  # as a student pastes a quiz
+        "\na. 60 km/h\nb. 70 km/h\nc. 75 km/h\nd. 80 km/h",
+    ],
+)
+def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox, options: str) -> None:
     """A program's 75 and chain of thought's "C" for "(C) 75 km/h" are one answer, not a split."""
-    question = "How fast? Answer Choices: (A) 60 km/h (B) 70 km/h (C) 75 km/h (D) 80 km/h"
+    question = f"How fast? {options}"
     model = ScriptedModel([pal("75"), "So it is C.\nAnswer: C", pot("75.0")], parallel=8, gain=1.0)
     heard: list[object] = []
     solution = solve(question, "mix", model, sandbox, on_event=heard.append)
