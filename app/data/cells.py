@@ -19,8 +19,11 @@ a value fits — else as text, cell by cell unchanged. On the way:
   said when the values cannot tell —, month names (`5 Jan 2024`, `January 5, 2024`, by python-dateutil) and, in a column
   named as a date, Excel's serial day numbers and compact `YYYYMMDD` numbers (`19580329`). Dates
   that are all 1 January (three years or more) are yearly data: read as the years.
+- Months with a year of two digits (`Jan-24`, `Feb 24`, as spreadsheets write them) are the 1st of
+  each month, where the column names more months than numbers (else they may be days, no year).
 - Durations written with colons (`2:05:30`, `3:45`) are seconds, where the column's name or its
-  values say they are not times of day (see `_durations`).
+  values say they are not times of day (see `_durations`); written with units (`2h 22min`,
+  `58 min`) minutes, or seconds where a value states seconds.
 
 Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
 """
@@ -130,11 +133,15 @@ def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False
 def _timed(name: str, gaps: Sequence[Cell], present: Sequence[Cell]) -> Column | None:
     """The column as durations (seconds), dates, datetimes or years, where its values are those."""
     missing = len(gaps) - len(present)
-    durations = _durations(name, present)
+    durations = _durations(name, present) or _spelled_durations(present)
     if durations is not None:
         seconds, said = durations
         kind = "float" if any(isinstance(v, float) for v in seconds.values()) else "int"
         return Column(kind, tuple(None if v is None else seconds[str(v).strip()] for v in gaps), missing, note=said)
+    months = _month_years(present)
+    if months is not None:
+        firsts, said = months
+        return Column("date", tuple(None if v is None else firsts[str(v).strip()] for v in gaps), missing, note=said)
     dates = _dates(present)
     if dates is None:
         return None
@@ -512,6 +519,63 @@ def _durations(name: str, present: Sequence[Cell]) -> tuple[dict[str, int | floa
     example = matches[0].group(0)
     how = "hours, minutes and seconds" if hours else "minutes and seconds"
     return seconds, f"durations read as seconds ({example} is {seconds[example]}: {how})"
+
+
+# 2h 22min, 1 hr 5 min, 58 min, 1.5 hours, 1h 2m 3s: a film's runtime, a run's time as apps write it
+_SPELLED_DURATION = re.compile(
+    r"(?i)(?:(\d{1,4}(?:\.\d{1,3})?) ?(?:h|hrs?|hours?)\.?(?:,? (?:and )?|,|(?=\d)|$))?"
+    r"(?:(\d{1,4}) ?(?:m|mins?|minutes?)\.?(?:,? (?:and )?|,|(?=\d)|$))?(?:(\d{1,5}) ?(?:s|secs?|seconds?)\.?)?"
+)
+
+
+def _spelled_durations(present: Sequence[Cell]) -> tuple[dict[str, int | float], str] | None:
+    """Minutes for each value (seconds where one states seconds) and a note, where every value is a
+    duration written with its units and one at least has two of them or they differ ("2h 22min",
+    "58min"): "45m" alone may be metres, "2 h" alone is a number with its unit. Else None."""
+    if not all(isinstance(v, str) for v in present):
+        return None
+    found = {text: _SPELLED_DURATION.fullmatch(text) for text in dict.fromkeys(str(v).strip() for v in present)}
+    matches = [match for match in found.values() if match is not None and match[0]]
+    units = {tuple(part is not None for part in match.groups()) for match in matches}
+    if len(matches) < len(found) or (len(units) < 2 and not any(sum(parts) > 1 for parts in units)):
+        return None
+    per_hour = 3600 if any(parts[2] for parts in units) else 60
+    read: dict[str, int | float] = {}
+    for text, match in found.items():
+        assert match is not None
+        hours, minutes, seconds = (float(part or 0) for part in match.groups())
+        value = hours * per_hour + minutes * per_hour / 60 + seconds * per_hour / 3600
+        read[text] = int(value) if value.is_integer() else round(value, 3)
+    parts = {text: sum(part is not None for part in match.groups()) for text, match in found.items() if match}
+    example = max(parts, key=parts.__getitem__)  # one with two units says most
+    what = "seconds" if per_hour == 3600 else "minutes"
+    return read, f"durations read as {what} ({example} is {read[example]})"
+
+
+# Jan-24, Feb 24, Mar '24, September-23: a month and a year of two digits, as spreadsheets write them
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_MONTH_YEAR = re.compile(rf"(?i)({'|'.join(_MONTHS)})[a-z]{{0,6}}\.?(?:[- /]|[- ]?['’])(\d{{2}})")
+
+
+def _month_years(present: Sequence[Cell]) -> tuple[dict[str, str], str] | None:
+    """ISO dates (the 1st of each month) and a note, where every value is a month and two digits
+    and the column reads as months (at least as many months named as numbers: "Jan-24", "Feb-24";
+    "Jan-05", "Jan-12" are days of a January with no year, and stay as written). Else None."""
+    if len(present) < 2 or not all(isinstance(v, str) for v in present):
+        return None
+    found = {text: _MONTH_YEAR.fullmatch(text) for text in dict.fromkeys(str(v).strip() for v in present)}
+    matches = [match for match in found.values() if match is not None]
+    months, numbers = {m.group(1).lower() for m in matches}, {m.group(2) for m in matches}
+    if len(matches) < len(found) or len(months) < max(2, len(numbers)):
+        return None
+    read: dict[str, str] = {}
+    for text, match in found.items():
+        assert match is not None
+        year = int(match.group(2))
+        month = _MONTHS.index(match.group(1).lower()) + 1
+        read[text] = datetime.date(year + (2000 if year < 69 else 1900), month, 1).isoformat()
+    example = next(iter(found))
+    return read, f"months read as dates ({example} is {datetime.date.fromisoformat(read[example]):%B %Y})"
 
 
 def _years(kind: str, values: Sequence[Cell]) -> tuple[Cell, ...] | None:

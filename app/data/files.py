@@ -400,17 +400,8 @@ def _columns_of_rows(whole: Any) -> dict[str, list[dict[str, Any]]] | None:
 
 def _records_in(whole: Any) -> list[dict[str, Any]] | None:
     """The records of parsed JSON in any of `_json_records`' shapes, else None."""
-    if isinstance(whole, dict) and isinstance(whole.get("columns"), list) and isinstance(whole.get("data"), list):
-        whole = [whole["columns"], *whole["data"]]  # pandas' "split"
-    elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and (socrata := _socrata(whole)):
-        whole = socrata
-    elif isinstance(whole, dict) and not _has_records(whole) and (inner := _enveloped(whole)) is not None:
-        whole = inner  # an API's records inside its envelope: {"data": {"items": [...]}, "meta": …}
-    elif isinstance(whole, dict) and whole and all(isinstance(value, dict) for value in whole.values()):
-        whole = _by_row(whole)
-    elif isinstance(whole, dict):
-        lists = [value for value in whole.values() if isinstance(value, list) and value]
-        whole = lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
+    if isinstance(whole, dict):
+        whole = _object_records(whole)
     if isinstance(whole, list) and len(whole) == 2 and isinstance(whole[0], dict) and isinstance(whole[1], list):
         whole = whole[1]  # the World Bank's API: a page's details, then its records
     if isinstance(whole, list) and whole and all(isinstance(row, list) for row in whole):
@@ -425,6 +416,22 @@ def _records_in(whole: Any) -> list[dict[str, Any]] | None:
     if all(record.get("type") == "Feature" and isinstance(record.get("properties"), dict) for record in whole):
         return [record["properties"] for record in whole]  # GeoJSON: each place's properties
     return whole
+
+
+def _object_records(whole: dict[str, Any]) -> Any:
+    """The records, or rows under names, of a JSON object in `_json_records`' shapes."""
+    if isinstance(whole.get("columns"), list) and isinstance(whole.get("data"), list):
+        return [whole["columns"], *whole["data"]]  # pandas' "split"
+    if isinstance(whole.get("data"), list) and (socrata := _socrata(whole)):
+        return socrata
+    if not _has_records(whole) and (inner := _enveloped(whole)) is not None:
+        return inner  # an API's records inside its envelope: {"data": {"items": [...]}, "meta": …}
+    if whole and all(isinstance(value, dict) for value in whole.values()):
+        return _by_row(whole)
+    if _named_numbers(whole):  # {"Alice": 3, "Bob": 5, "Cara": 7}
+        return [{"key": key, "value": value} for key, value in whole.items()]
+    lists = [value for value in whole.values() if isinstance(value, list) and value]
+    return lists[0] if len(lists) == 1 else [whole]  # one record, or its one list of records
 
 
 def _enveloped(whole: dict[str, Any], depth: int = 3) -> list[dict[str, Any]] | None:
@@ -474,16 +481,26 @@ def _records_table(name: str, records: list[dict[str, Any]]) -> Table:
     return _table(name, rows, [], named=True)
 
 
+def _named_numbers(whole: dict[str, Any]) -> bool:
+    """An object of three or more numbers by name (a count per person, a total per year): a table
+    of keys and values, not one record of many columns."""
+    numbers = [value for value in whole.values() if value is not None]
+    numeric = all(isinstance(value, int | float) and not isinstance(value, bool) for value in numbers)
+    return len(whole) >= 3 and bool(numbers) and numeric
+
+
 def _by_row(whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """An object of objects as records: pandas' default `to_json` (each column's values by row
-    number, `{"score": {"0": 1, "1": 2}}`), else one record per key (its "index" form, the key
-    kept as a column)."""
+    """An object of objects as records: pandas' default `to_json` (each column's values by row,
+    `{"score": {"0": 1, "1": 2}}`; rows named otherwise than by number keep their names as a
+    column), else one record per key (its "index" form, the key kept as a column)."""
     inner = {str(key) for values in whole.values() for key in values}
     if all(key.isdigit() for key in inner) or len(inner) > len(whole):
+        named = not all(key.isdigit() for key in inner)  # {"counts": {"apples": 3, "pears": 5}}
+        key = next(candidate for candidate in ("key", "key_", "key__", "") if candidate not in whole)
         by_row: dict[str, dict[str, Any]] = {}
         for column, values in whole.items():
             for row, value in values.items():
-                by_row.setdefault(str(row), {})[str(column)] = value
+                by_row.setdefault(str(row), {key: str(row)} if named else {})[str(column)] = value
         return list(by_row.values())
     name = next(candidate for candidate in ("key", "key_", "key__", "") if candidate not in inner)
     return [{name: key, **values} for key, values in whole.items()]

@@ -217,6 +217,28 @@ def test_a_trace_of_rain_and_missing_days_as_the_weather_service_writes_them() -
     assert read_column("rain", ["T", "M"]).kind == "text"  # no number to read them beside
 
 
+def test_durations_with_units_are_minutes() -> None:
+    """A film list's "Runtime" of `2h 22min` was text: no longest film, no average."""
+    films = read_column("Runtime", ["2h 22min", "1h 45min", "", "58min", "2 hours, 5 minutes", "1 hr"])
+    assert films.kind == "int" and films.values == (142, 105, None, 58, 125, 60) and films.missing == 1
+    assert films.note == "durations read as minutes (2h 22min is 142)"
+    assert read_column("time", ["1h 2m 3s", "45s"]).values == (3723, 45)  # a value with seconds: seconds
+    assert read_column("time", ["1.5 hours", "30 minutes"]).values == (90, 30)
+    assert read_column("distance", ["45m", "30m"]).note is None  # metres or minutes? one unit does not say
+    assert read_column("hours", ["2 h", "3.5 h"]).values == (2, 3.5)  # a number with its unit, as before
+    assert read_column("name", ["Sam", "Hm"]).kind == "text"
+
+
+def test_months_with_two_digit_years_are_the_first_of_each_month() -> None:
+    """Spreadsheets' `mmm-yy` (`Jan-24`) was text: no total for 2024."""
+    sales = read_column("Month", ["Nov-23", "Dec-23", "Jan-24", None, "Feb '24"])
+    assert sales.kind == "date" and sales.values == ("2023-11-01", "2023-12-01", "2024-01-01", None, "2024-02-01")
+    assert sales.note == "months read as dates (Nov-23 is November 2023)"
+    assert read_column("Month", ["September 99", "October 99"]).values == ("1999-09-01", "1999-10-01")
+    assert read_column("Week", ["Jan-05", "Jan-12", "Jan-19"]).kind == "text"  # days of a January, no year
+    assert read_column("Month", ["Jan-24"]).kind == "text"  # one value cannot tell
+
+
 def test_durations_with_colons_are_seconds_where_they_cannot_be_times_of_day() -> None:
     """Race results' `2:05:30` and a call log's `3:45` were text: no mean time, no total. A log's
     `08:30:00` in a column called "time" stays a time of day."""

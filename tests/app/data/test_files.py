@@ -191,6 +191,19 @@ def test_a_json_file_of_records_in_each_usual_shape(tmp_path: Path) -> None:
     assert bare.columns == ("column_1", "column_2") and bare.rows == ((2020, 5), (2021, 6))
 
 
+def test_a_json_object_of_numbers_by_name_is_a_table_of_keys_and_values(tmp_path: Path) -> None:
+    """`{"Alice": 3, "Bob": 5, "Cara": 7}` was one row of three columns: no "who has most", no total.
+    Rows named in pandas' form (`{"counts": {"apples": 3, …}}`) lost their names."""
+    (people,) = open_data(_write(tmp_path / "p.json", json.dumps({"Alice": 3, "Bob": 5, "Cara": 7.5}))).tables
+    assert people.columns == ("key", "value") and people.rows == (("Alice", 3), ("Bob", 5), ("Cara", 7.5))
+    (years,) = open_data(_write(tmp_path / "y.json", json.dumps({"2019": 120, "2020": None, "2021": 150}))).tables
+    assert years.types == ("int", "int") and years.rows[1] == (2020, None)
+    (counts,) = open_data(_write(tmp_path / "c.json", json.dumps({"counts": {"apples": 3, "pears": 5}}))).tables
+    assert counts.columns == ("key", "counts") and counts.rows == (("apples", 3), ("pears", 5))
+    (record,) = open_data(_write(tmp_path / "r.json", json.dumps({"name": "Sam", "age": 3, "height": 98}))).tables
+    assert record.columns == ("name", "age", "height") and len(record.rows) == 1  # one record, as before
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
