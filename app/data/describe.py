@@ -15,6 +15,18 @@ import re
 from app.data.files import DataSet, Table
 
 DEFAULT_SAMPLE_ROWS = 3
+# The values of a long table's measure column are listed, where it has at most this many: beyond
+# the sample rows the model guessed them ("Life expectancy at birth (years)" for "Life expectancy
+# at birth, total (years)"). Listed for every text column of a few values they cost 4 of 60 data
+# questions: the model filtered on them unasked (docs/results.md).
+_LISTED_VALUES = 12
+# A long table (World Bank's and OECD's exports, FAOSTAT's, pandas' `melt`): one column of numbers
+# named as such, and a column saying what each number measures, of at most _MEASURES values. The
+# model summed every indicator's numbers for "the total GDP" and read Germany's GDP for its
+# population (mended by `unasked.measured`).
+_MEASURES = 200
+_VALUE_NAME = re.compile(r"(?i)(?:obs_?)?value|val")
+_MEASURE_NAME = re.compile(r"(?i).*\b(?:indicator|measure|variable|metric|series|subject|element|item|indic)")
 _SAMPLE_CELL_CHARS = 60
 _SAMPLE_CHARS = 2_400  # the sample rows together (≈ 800 tokens); the first row is always shown
 _YEAR = re.compile(r"(1[89]|2[01])\d\d")
@@ -35,7 +47,9 @@ def describe(data: DataSet, sample_rows: int = DEFAULT_SAMPLE_ROWS) -> str:
 
 
 def _table(table: Table, sample_rows: int) -> str:
-    columns = ", ".join(_column(table, i) for i in range(len(table.columns)))
+    measure = long_measure(table)
+    listed = {table.columns.index(measure[0]): measure[1]} if measure and len(measure[1]) <= _LISTED_VALUES else {}
+    columns = ", ".join(_column(table, i, listed.get(i, ())) for i in range(len(table.columns)))
     lines = [f'tables["{table.name}"]: {len(table.rows):,} rows; each row is a dict with the keys {columns}.']
     if any(table.missing):
         lines.append(
@@ -67,8 +81,30 @@ def _table(table: Table, sample_rows: int) -> str:
     return "\n".join(lines)
 
 
-def _column(table: Table, index: int) -> str:
-    """`name (type)`, with the unit its numbers carried and how many cells have no value."""
+def long_measure(table: Table) -> tuple[str, tuple[str, ...]] | None:
+    """In a long table, the column that says what each row's number measures, and its values; else None."""
+    kinds = dict(zip(table.columns, table.types, strict=True))
+    if not table.rows or not any(_VALUE_NAME.fullmatch(c) and k in ("int", "float") for c, k in kinds.items()):
+        return None
+    measures = [c for c, k in kinds.items() if k == "text" and _MEASURE_NAME.match(c)]
+    values = _few_values(table, table.columns.index(measures[0])) if len(measures) == 1 else ()
+    return (measures[0], tuple(str(value) for value in values)) if len(values) >= 2 else None
+
+
+def _few_values(table: Table, index: int) -> tuple[object, ...]:
+    """The values of column `index`, where it has at most _MEASURES and repeats them; else ()."""
+    values: dict[object, None] = {}
+    for row in table.rows:
+        if row[index] is not None:
+            values[row[index]] = None
+            if len(values) > _MEASURES:
+                return ()
+    return tuple(values) if len(values) < len(table.rows) else ()
+
+
+def _column(table: Table, index: int, listed: tuple[str, ...] = ()) -> str:
+    """`name (type)`, with the unit its numbers carried, how many cells have no value and the
+    values `listed`."""
     words = [_TYPE_WORDS[table.types[index]]]
     unit = table.units[index] if table.units else ""
     if unit:
@@ -76,6 +112,8 @@ def _column(table: Table, index: int) -> str:
     missing = table.missing[index] if table.missing else 0
     if missing and table.types[index] != "empty":
         words.append(f"{missing:,} of {len(table.rows):,} missing")
+    if listed:
+        words.append(f"its values: {', '.join(repr(_short(value)) for value in listed)}")
     return f"{table.columns[index]} ({'; '.join(words)})"
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.data import DataSet
+from app.data.describe import long_measure
 from app.reasoning import prompts
 from app.reasoning.error_words import misspelled
 from app.reasoning.events import ProgramExtracted
@@ -23,11 +24,13 @@ from app.reasoning.solution import Draft, SolveStatus
 from app.reasoning.unasked import (
     Refiltered,
     asked_year,
+    measured,
     recolumned,
     refiltered,
     renamed,
     rowpicked,
     unasked_filters,
+    unread_measure,
     unread_year,
     unused_mentions,
     yeared,
@@ -118,6 +121,11 @@ def _unasked(look: Look, program: str) -> tuple[str, ...]:
 
 def _unused(look: Look, program: str) -> tuple[str, ...]:
     unused = unused_mentions(program, look.question, look.data.text_values, _columns(look.data))
+    unused += tuple(
+        f"the rows of {value!r} (a value of the column {column!r})"
+        for column, values in _measures(look.data).values()
+        if (value := unread_measure(program, look.question, column, values)) is not None
+    )
     year = unread_year(program, look.question)
     if year is None or year in look.data.shared_values or not _dated(look.data):
         return unused
@@ -135,6 +143,11 @@ def _dated(data: DataSet) -> dict[str, tuple[str, bool]]:
         elif not dates and len(years) == 1:
             dated[table.name] = (years[0], False)
     return dated
+
+
+def _measures(data: DataSet) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each long table's measure column and its values (`describe.long_measure`), by table."""
+    return {table.name: measure for table in data.tables if (measure := long_measure(table)) is not None}
 
 
 def _a_year(column: str) -> bool:
@@ -192,8 +205,8 @@ def _trouble(look: Look, draft: Draft, first: tuple[SolveStatus, str | None], pr
 
 def _reread(look: Look, program: str) -> Refiltered | None:
     """`program` reading the year's column and the row the question names, in place of the ones
-    it read, and keeping to the year it asks about (`recolumned`, `rowpicked`, `yeared`), where
-    any applies; else None."""
+    it read, and keeping to the year and the measure it asks about (`recolumned`, `rowpicked`,
+    `yeared`, `measured`), where any applies; else None."""
     mends: tuple[Callable[[str], Refiltered | None], ...] = (
         lambda p: recolumned(p, look.question, _columns(look.data)),
         lambda p: rowpicked(p, look.question, look.data.text_values),
@@ -202,6 +215,7 @@ def _reread(look: Look, program: str) -> Refiltered | None:
             if asked_year(look.question) in look.data.shared_values
             else yeared(p, look.question, _dated(look.data))
         ),
+        lambda p: measured(p, look.question, _measures(look.data)),
     )
     mended, changes = program, tuple[str, ...]()
     for mend in mends:

@@ -1,7 +1,7 @@
 """What a program over data does that its question did not ask: filters it never asked for
 (`unasked_filters`, mended without the model by `refiltered`), and what the question names that
-the program never reads (`unused_mentions`, `unread_year`; mended by `recolumned`, `rowpicked`,
-`yeared`); `renamed` puts a misspelled name right.
+the program never reads (`unused_mentions`, `unread_year`, `unread_measure`; mended by
+`recolumned`, `rowpicked`, `yeared`, `measured`); `renamed` puts a misspelled name right.
 
 The embedded model's commonest wrong answer over a data file is a filter copied from its prompt's
 example or made up: "total spent in March 2023" computed for one category (`== "utilities"`), the
@@ -177,26 +177,70 @@ def yeared(program: str, question: str, dated: Mapping[str, tuple[str, bool]]) -
     year = unread_year(program, question)
     if year is None or not program_nodes(program):
         return None
+    kept = {name: f"[{column!r}]{'.year' if is_date else ''} == {year}" for name, (column, is_date) in dated.items()}
+    mended = _kept_to(program, kept)
+    return Refiltered(mended, (f"only the rows of {year} kept, as the question asks",)) if mended else None
+
+
+def measured(program: str, question: str, measures: Mapping[str, tuple[str, tuple[str, ...]]]) -> Refiltered | None:
+    """`program` keeping to the rows of what the question asks about in a long table, where it
+    read every measure's rows (`unread_measure`): each comprehension or `for` loop over the table
+    gets the condition on its measure column (`measures`: table name -> (column, its values)); else None."""
+    asked = {
+        name: (column, value)
+        for name, (column, values) in measures.items()
+        if (value := unread_measure(program, question, column, values)) is not None
+    }
+    kept = {name: f"[{column!r}] == {value!r}" for name, (column, value) in asked.items()}
+    mended = _kept_to(program, kept) if kept and program_nodes(program) else None
+    if mended is None:
+        return None
+    return Refiltered(
+        mended, tuple(f"only the rows of {value!r} kept, as the question asks" for _, value in asked.values())
+    )
+
+
+def unread_measure(program: str, question: str, column: str, values: Iterable[str]) -> str | None:
+    """The one value of a long table's measure `column` the question names by its own words
+    ("population" for "Population, total"; words two values share, as "total", name neither),
+    where the program reads neither the column nor any of its values; else None."""
+    texts = _texts(program)
+    values = tuple(values)
+    if column.casefold() in texts or any(value.casefold() in texts for value in values):
+        return None
+    words = [set(re.findall(r"[^\W\d_]{3,}", value.casefold())) for value in values]
+    counted: dict[str, int] = {}
+    for said in words:
+        for word in said:
+            counted[word] = counted.get(word, 0) + 1
+    asked = question.casefold()
+    named = [
+        value
+        for value, said in zip(values, words, strict=True)
+        if any(counted[word] == 1 and _mentioned_as_word(word, asked) for word in said)
+    ]
+    return named[0] if len(named) == 1 else None
+
+
+def _kept_to(program: str, kept: Mapping[str, str]) -> str | None:
+    """`program` with each comprehension or `for` loop over a table of `kept` (table name -> the
+    condition on its row, without the row: `["year"] == 2024`) keeping to that condition; None where
+    no loop reads such a table."""
     tree = ast.parse(program)
     changed = False
     for node in ast.walk(tree):
         loops = node.generators if isinstance(node, _COMPREHENSIONS) else [node] if isinstance(node, ast.For) else []
         for loop in loops:
             name = _table_name(loop.iter, tree)
-            if name is None or name not in dated or not isinstance(loop.target, ast.Name):
+            if name is None or name not in kept or not isinstance(loop.target, ast.Name):
                 continue
-            column, is_date = dated[name]
-            kept = f"{loop.target.id}[{column!r}]{'.year' if is_date else ''} == {year}"
-            condition = ast.parse(kept, mode="eval").body
+            condition = ast.parse(f"{loop.target.id}{kept[name]}", mode="eval").body
             if isinstance(loop, ast.comprehension):
                 loop.ifs.append(condition)
             else:
                 loop.body = [ast.If(condition, loop.body, [])]
             changed = True
-    if not changed:
-        return None
-    mended = with_comments(program, ast.fix_missing_locations(tree))
-    return Refiltered(mended, (f"only the rows of {year} kept, as the question asks",))
+    return with_comments(program, ast.fix_missing_locations(tree)) if changed else None
 
 
 def _texts(program: str) -> set[str]:

@@ -149,6 +149,27 @@ def test_a_program_that_never_reads_what_the_question_names_is_mended_or_written
     assert kept.notes[-1].endswith("which the question names, and a second try did no better: check this answer.")
 
 
+def test_a_program_over_a_long_table_keeps_to_the_measure_asked(sandbox: Sandbox, tmp_path: Path) -> None:
+    """World Bank's long export: "Germany's population" was answered with Germany's GDP, the rows
+    of every indicator read; "the total GDP" added populations and life expectancies to it."""
+    indicators = {"GDP (current US$)": 3.9e12, "Population, total": 83.2e6, "Life expectancy, total (years)": 81.0}
+    rows = [
+        f'{country},"{name}",{year},{value * (1 + 0.01 * (year - 2020)) + n}'
+        for n, country in enumerate(("France", "Germany"))
+        for name, value in indicators.items()
+        for year in (2020, 2021)
+    ]
+    path = tmp_path / "wdi.csv"
+    path.write_text("Country Name,Indicator Name,Year,Value\n" + "\n".join(rows) + "\n")
+    germany = "r['Country Name'] == 'Germany' and r['Year'] == 2021"
+    every = f"```python\nprint(next(r['Value'] for r in tables['wdi'] if {germany}))\n```"
+    model = ScriptedModel([every])
+    solution = solve_pal("What was Germany's population in 2021?", model, sandbox, data=open_data(path))
+    assert solution.answer == str(round(83.2e6 * 1.01 + 1)) and len(model.calls) == 1
+    assert "mended: only the rows of 'Population, total' kept, as the question asks." in solution.notes[-1]
+    assert "Indicator Name (text; its values: 'GDP (current US$)', 'Population, total'," in model.calls[0]
+
+
 def test_a_program_that_never_keeps_to_the_year_asked_is_mended(
     sandbox: Sandbox, tmp_path: Path, expenses: Path
 ) -> None:

@@ -7,11 +7,13 @@ import pytest
 
 from app.reasoning.unasked import (
     asked_year,
+    measured,
     recolumned,
     refiltered,
     renamed,
     rowpicked,
     unasked_filters,
+    unread_measure,
     unread_year,
     unused_mentions,
     yeared,
@@ -281,6 +283,25 @@ def test_a_program_that_never_keeps_to_the_year_asked_is_given_its_condition() -
     assert yeared("n = [r for r in tables['expenses'] if str(r['date']).startswith('2024')]", asked, dated) is None
     assert yeared("n = [r for r in rows]", asked, dated) is None
     assert yeared("n = [r for r in tables['other']]", asked, dated) is None
+
+
+def test_the_measure_a_question_names_in_a_long_table() -> None:
+    values = ("GDP (current US$)", "Population, total", "Life expectancy at birth, total (years)")
+    every = "print(sum(r['Value'] for r in tables['wdi'] if r['Year'] == 2019))"
+    assert unread_measure(every, "What was the total GDP in 2019?", "Indicator Name", values) == values[0]
+    assert unread_measure(every, "Germany's population in 2019?", "Indicator Name", values) == values[1]
+    assert unread_measure(every, "Where was life expectancy highest?", "Indicator Name", values) == values[2]
+    assert unread_measure(every, "What was the total in 2019?", "Indicator Name", values) is None  # "total": two
+    assert unread_measure(every, "How many rows are there?", "Indicator Name", values) is None
+    read = "print(sum(r['Value'] for r in tables['wdi'] if r['Indicator Name'] == 'GDP'))"
+    assert unread_measure(read, "What was the total GDP?", "Indicator Name", values) is None  # it reads the column
+    fixed = measured(every, "What was the total GDP in 2019?", {"wdi": ("Indicator Name", values)})
+    assert fixed is not None and fixed.changes == ("only the rows of 'GDP (current US$)' kept, as the question asks",)
+    assert fixed.program == (
+        "print(sum((r['Value'] for r in tables['wdi'] if r['Year'] == 2019"
+        " if r['Indicator Name'] == 'GDP (current US$)')))"
+    )
+    assert measured(every, "What was the total GDP in 2019?", {"other": ("Indicator Name", values)}) is None
 
 
 def test_what_is_said_of_a_program_is_short_however_long_its_text() -> None:
