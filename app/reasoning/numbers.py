@@ -110,7 +110,7 @@ def vote_key(answer: str) -> str:
     and so do lists and tables: two of them are not one answer because their last numbers match.
     An option as the vote writes it ("(C) 5 times every 18 years") is its letter: not the number
     18 (AQuA dev: a program's 18 and that option counted as agreeing). A sentence that says "not"
-    is its text, not its number."""
+    is its text, not its number. A program's True is chain of thought's "Yes", its False "No"."""
     option = _OPTION.match(answer)
     if option:
         return f"option {option.group(1)}"
@@ -118,7 +118,9 @@ def vote_key(answer: str) -> str:
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
-    return " ".join(answer.casefold().split())[:_KEY_CHARS]
+    folded = " ".join(answer.casefold().split())[:_KEY_CHARS]
+    return _YES_NO.get(folded.rstrip(".!"), folded)
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer
+_YES_NO = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}

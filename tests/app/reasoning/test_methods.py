@@ -652,6 +652,14 @@ def test_options_are_matched_before_the_vote_counts(sandbox: Sandbox, options: s
     assert said == [(0, "(C) 75 km/h"), (1, "(C) 75 km/h")], said
 
 
+def test_a_programs_true_is_chain_of_thoughts_yes(sandbox: Sandbox) -> None:
+    """ "Is 1001 divisible by 7?": PAL's True and chain of thought's "Yes" were a split, and PoT and
+    three more chains of thought ran."""
+    model = ScriptedModel([pal("1001 % 7 == 0"), "1001 = 7 x 143.\nAnswer: Yes", pot("False")], parallel=8, gain=1.0)
+    solution = solve("Is 1001 divisible by 7?", "mix", model, sandbox)
+    assert solution.votes == (Vote("Yes", 2),) and solution.confidence.confident and len(model.calls) == 2
+
+
 def test_answers_that_name_no_option_do_not_outvote_one_that_does(sandbox: Sandbox) -> None:
     """AQuA dev: both programs printed -800, chain of thought chose (B) $400 (right); and a
     program's 18 was counted as agreeing with "(C) 5 times every 18 years"."""

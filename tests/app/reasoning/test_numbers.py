@@ -49,6 +49,8 @@ def test_vote_keys() -> None:
     assert vote_key("$18.00") == vote_key("18") == "18"
     assert vote_key("(C) 5 times every 18 years") == vote_key("(C) 5") == "option C" != vote_key("18")
     assert vote_key("  Blue   Whale ") == "blue whale"
+    assert vote_key("True") == vote_key("Yes.") == vote_key("yes") != vote_key("False") == vote_key("No")
+    assert vote_key("Yes, 7 divides it") != vote_key("yes")  # a sentence stays its text
     assert vote_key("The sum of their ages in 2 years does not equal 28.") != vote_key("28")
     assert vote_key("It can't be 28") != vote_key("28") == vote_key("The answer is 28.")
     assert vote_key("1e999") == "1e999"  # not a finite number: kept as text
