@@ -79,7 +79,7 @@ class Column:
     kind: str  # "int", "float", "bool", "date", "datetime", "text" or "empty"
     values: tuple[Cell, ...]  # dates and datetimes as ISO text
     missing: int  # cells without a value
-    unit: str = ""  # "%" or a currency sign every number of the column carried
+    unit: str = ""  # "%" or a currency sign every number of the column carried; a duration's "seconds"
     note: str | None = None  # how the column was read, where the user should know
 
 
@@ -134,10 +134,10 @@ def _timed(name: str, gaps: Sequence[Cell], present: Sequence[Cell]) -> Column |
     """The column as durations (seconds), dates, datetimes or years, where its values are those."""
     missing = len(gaps) - len(present)
     durations = _durations(name, present) or _spelled_durations(present)
-    if durations is not None:
-        seconds, said = durations
-        kind = "float" if any(isinstance(v, float) for v in seconds.values()) else "int"
-        return Column(kind, tuple(None if v is None else seconds[str(v).strip()] for v in gaps), missing, note=said)
+    if durations is not None:  # the unit tells the model what the numbers count
+        lengths, said, unit = durations
+        kind = "float" if any(isinstance(v, float) for v in lengths.values()) else "int"
+        return Column(kind, tuple(None if v is None else lengths[str(v).strip()] for v in gaps), missing, unit, said)
     months = _month_years(present)
     if months is not None:
         firsts, said = months
@@ -493,7 +493,7 @@ _DURATION_NAME = re.compile(
 )
 
 
-def _durations(name: str, present: Sequence[Cell]) -> tuple[dict[str, int | float], str] | None:
+def _durations(name: str, present: Sequence[Cell]) -> tuple[dict[str, int | float], str, str] | None:
     """Seconds for each value and a note, where every value is a duration written with colons
     (race results' `2:05:30`, a call log's `3:45`): three parts are hours, minutes and seconds, two
     are minutes and seconds. Where nothing but the column's name says so, `08:30` may be a clock
@@ -518,7 +518,7 @@ def _durations(name: str, present: Sequence[Cell]) -> tuple[dict[str, int | floa
         seconds[text] = round(whole + int(part) / 10 ** len(part), 3) if part else whole
     example = matches[0].group(0)
     how = "hours, minutes and seconds" if hours else "minutes and seconds"
-    return seconds, f"durations read as seconds ({example} is {seconds[example]}: {how})"
+    return seconds, f"durations read as seconds ({example} is {seconds[example]}: {how})", "seconds"
 
 
 # 2h 22min, 1 hr 5 min, 58 min, 1.5 hours, 1h 2m 3s: a film's runtime, a run's time as apps write it
@@ -528,7 +528,7 @@ _SPELLED_DURATION = re.compile(
 )
 
 
-def _spelled_durations(present: Sequence[Cell]) -> tuple[dict[str, int | float], str] | None:
+def _spelled_durations(present: Sequence[Cell]) -> tuple[dict[str, int | float], str, str] | None:
     """Minutes for each value (seconds where one states seconds) and a note, where every value is a
     duration written with its units and one at least has two of them or they differ ("2h 22min",
     "58min"): "45m" alone may be metres, "2 h" alone is a number with its unit. Else None."""
@@ -549,7 +549,7 @@ def _spelled_durations(present: Sequence[Cell]) -> tuple[dict[str, int | float],
     parts = {text: sum(part is not None for part in match.groups()) for text, match in found.items() if match}
     example = max(parts, key=parts.__getitem__)  # one with two units says most
     what = "seconds" if per_hour == 3600 else "minutes"
-    return read, f"durations read as {what} ({example} is {read[example]})"
+    return read, f"durations read as {what} ({example} is {read[example]})", what
 
 
 # Jan-24, Feb 24, Mar '24, September-23: a month and a year of two digits, as spreadsheets write them

@@ -221,7 +221,7 @@ def test_durations_with_units_are_minutes() -> None:
     """A film list's "Runtime" of `2h 22min` was text: no longest film, no average."""
     films = read_column("Runtime", ["2h 22min", "1h 45min", "", "58min", "2 hours, 5 minutes", "1 hr"])
     assert films.kind == "int" and films.values == (142, 105, None, 58, 125, 60) and films.missing == 1
-    assert films.note == "durations read as minutes (2h 22min is 142)"
+    assert films.note == "durations read as minutes (2h 22min is 142)" and films.unit == "minutes"
     assert read_column("time", ["1h 2m 3s", "45s"]).values == (3723, 45)  # a value with seconds: seconds
     assert read_column("time", ["1.5 hours", "30 minutes"]).values == (90, 30)
     assert read_column("distance", ["45m", "30m"]).note is None  # metres or minutes? one unit does not say
@@ -245,6 +245,7 @@ def test_durations_with_colons_are_seconds_where_they_cannot_be_times_of_day() -
     race = read_column("Chip time", ["2:05:30", "1:58:02", "", "3:10:45.5"])
     assert race.kind == "float" and race.values == (7530, 7082, None, 11445.5) and race.missing == 1
     assert race.note == "durations read as seconds (2:05:30 is 7530: hours, minutes and seconds)"
+    assert race.unit == "seconds"  # the model is told what the numbers count
     calls = read_column("Call length", ["3:45", "12:03", "0:59"])
     assert calls.kind == "int" and calls.values == (225, 723, 59) and calls.note is not None
     assert read_column("time", ["26:15:00", "8:00:00"]).values == (94500, 28800)  # past 23 hours: a duration
