@@ -133,6 +133,8 @@ _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"(?:\b|(?<=\d))([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")
 _STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
+# "She gets 29 back (50 − 21).": a result, then the calculation that gives it, in brackets
+_RESULT_THEN_SUM = re.compile(r"(\d+(?:\.\d+)?)([^=()\d\n]{0,40}?)\(\s*(\d[\d .,]*(?:[-−–+*/×÷·x] ?\d[\d .,]*)+)\)")
 # "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
 _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
 # Numbers a question may give in words (a student writes "3 + 4" for "three … four"), and the
@@ -646,6 +648,8 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     spelled = _spelled_out(line)
     if "=" not in spelled:  # "24 minus 18 is 6": the "is" of a calculation is its "="
         spelled = _WORDED_EQUALS.sub(r"\1 = ", spelled, count=1)
+    if "=" not in spelled:  # "She gets 29 back (50 − 21)." is 50 − 21 = 29
+        spelled = _RESULT_THEN_SUM.sub(r"\2 \3 = \1", spelled)
     text = _ABOUT.sub("≈", _LABEL.sub("", spelled, count=1))
     plain = _plain(text, pi)
     clauses = [

@@ -40,6 +40,7 @@ def checked(working: str, sandbox: Sandbox, question: str = BAGELS, program: str
         "She pays 5 × 3 = 15 dollars. 23 − 15 = 8",  # a full stop between steps, a typeset minus
         "23 – 15 = $8 left over",  # an en dash pasted for a minus
         "5 bagels x 3 = 15\n23 - 15 = 8",  # a keyboard's x for times, a word between
+        "She spends $15 (5 × 3).\nShe has $8 left (23 − 15).",  # each result, then its calculation
     ],
 )
 def test_correct_workings_in_many_forms_are_confirmed(working: str, sandbox: Sandbox) -> None:
@@ -54,6 +55,14 @@ def test_the_first_wrong_line_is_named_with_the_solutions_step_beside_it(sandbox
     assert line.reason == "arithmetic slip: that is 8, not 9" and line.step == "the answer, 8"
     assert result.lines[0].ok and result.lines[0].step is not None and "15" in result.lines[0].step
     assert result.to_json()["first_wrong"] == 1 and result.to_json()["answer"] == "8"
+
+
+def test_a_slip_before_its_calculation_in_brackets_is_named_as_a_slip(sandbox: Sandbox) -> None:
+    """ "She has 8 left (23 − 15)." was "right, but a step is missing": the line was read as its
+    last number, 15."""
+    result = checked("She spends 15 (5 × 3).\nShe has 9 left (23 − 15).", sandbox)
+    assert result.first_wrong == 1 and result.lines[1].reason == "arithmetic slip: that is 8, not 9"
+    assert result.lines[0].ok and result.lines[0].reason == "right"
 
 
 def test_a_slip_typed_with_an_x_for_times_is_named_as_a_slip(sandbox: Sandbox) -> None:
