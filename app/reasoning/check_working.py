@@ -71,6 +71,8 @@ _REMAINDER = re.compile(
 )
 _DEGREES = re.compile(r"\s?°\s?[CFK]?(?![A-Za-z])")  # "−3 °C": the C is no unknown
 _HOURS_MINUTES = re.compile(r"\b(\d{1,6})\s?(?:hours?|hrs?|h)\s+(?:and\s+)?(\d{1,2})\s?(?:minutes?|mins?)\b", re.I)
+# "7:45 + 2 hours": hours added to a clock (read in minutes) are minutes too
+_HOURS = re.compile(r"(?<![\d:.])(\d{1,6}(?:\.\d{1,3})?)\s?(?:hours?|hrs?|h)\b", re.I)
 # "40 − 25% = 30", "40 + 25% = 50": a percentage added to or taken from a number is of that number,
 # as a calculator takes it (not "100% − 20%", nor "25% of")
 _PERCENT_ON = re.compile(r"(?<![\d.%*/×÷^)])(\d+(?:\.\d+)?)\s?([-−–+])\s?(\d+(?:\.\d+)?%)(?!\s*(?:of|von|de)\b)")
@@ -134,7 +136,9 @@ _UNIT_POWER = re.compile(r"(?:\b|(?<=\d))([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²�
 _STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
 # "She gets 29 back (50 − 21).": a result, then the calculation that gives it, in brackets
-_RESULT_THEN_SUM = re.compile(r"(\d+(?:\.\d+)?)([^=()\d\n]{0,40}?)\(\s*(\d[\d .,]*(?:[-−–+*/×÷·x] ?\d[\d .,]*)+)\)")
+_RESULT_THEN_SUM = re.compile(
+    r"(\d+(?:\.\d+)?)([^=()\d\n]{0,40}?)\(\s*([$€£]?\d[\d .,]*%?(?:(?:[-−–+*/×÷·x]|of) ?[$€£]?\d[\d .,]*%?)+)\)"
+)
 # "Step 1:", "1)", "(a)", "2." before a line's arithmetic: its label, not a number it starts from
 _LABEL = re.compile(r"^\s*(?:(?:step|schritt|étape|paso)\s*\d{1,3}\s*[:.)–-]?|\(?(?:\d{1,3}|[a-z])[.)])\s+", re.I)
 # Numbers a question may give in words (a student writes "3 + 4" for "three … four"), and the
@@ -548,6 +552,8 @@ def _plain(text: str, pi: str = repr(math.pi)) -> str:
     plain = _ROOT_OF.sub(lambda m: f"({m.group(1) or m.group(2)})^0.5", plain)
     plain = _DOZEN.sub(lambda m: "(12)" if m.group(1).isalpha() else f"({m.group(1)}*12)", plain)
     plain = _HOURS_MINUTES.sub(r"(\1*60+\2) min", _DEGREES.sub(" ", plain))
+    if _CLOCK.search(plain):  # a clock is read in minutes, so are the hours added to it
+        plain = _HOURS.sub(r"(\1*60) min", plain)
     plain = _CLOCK.sub(lambda m: f"({_minutes(m):g})", plain)
     plain = _PERCENT_ON.sub(r"(\1 \2 \1 * \3)", plain)
     plain = _PI_AFTER.sub(" * π", plain).replace("π", f"({pi})")  # "2π", "π × 9"
@@ -648,8 +654,8 @@ def _parse(line: str, pi: str = repr(math.pi)) -> _Line:
     spelled = _spelled_out(line)
     if "=" not in spelled:  # "24 minus 18 is 6": the "is" of a calculation is its "="
         spelled = _WORDED_EQUALS.sub(r"\1 = ", spelled, count=1)
-    if "=" not in spelled:  # "She gets 29 back (50 − 21)." is 50 − 21 = 29
-        spelled = _RESULT_THEN_SUM.sub(r"\2 \3 = \1", spelled)
+    head, equals, tail = spelled.rpartition("=")  # "She gets 29 back (50 − 21).", "price = $60 ($80 − $20)"
+    spelled = head + equals + _RESULT_THEN_SUM.sub(r"\2 \3 = \1", tail)
     text = _ABOUT.sub("≈", _LABEL.sub("", spelled, count=1))
     plain = _plain(text, pi)
     clauses = [

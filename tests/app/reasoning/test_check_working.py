@@ -65,6 +65,23 @@ def test_a_slip_before_its_calculation_in_brackets_is_named_as_a_slip(sandbox: S
     assert result.lines[0].ok and result.lines[0].reason == "right"
 
 
+def test_a_named_result_with_its_calculation_in_brackets_and_hours_added_to_a_clock(sandbox: Sandbox) -> None:
+    """ "sale price = $60 ($80 − $20)" was "a step is missing" (read as its last number, 20); "7:45 +
+    2 hours = 9:45" was a slip ("that is 7:47"): the clock was minutes, the hours were not."""
+    jacket = "A jacket costs $80. It is on sale for 25% off. What is the sale price?"
+    program = "discount = 80 * 25 / 100\nprice = 80 - discount\nprint(price)"
+    named = "discount = $20 (25% of $80)\nsale price = $60 ($80 − $20)"
+    assert checked(named, sandbox, jacket, program).first_wrong is None
+    assert checked(named.replace("$60", "$50"), sandbox, jacket, program).first_wrong == 1
+    film = "A movie starts at 7:45 pm and lasts 2 hours 20 minutes. When does it end?"
+    right = checked("7:45 + 2 hours = 9:45\n9:45 + 20 min = 10:05", sandbox, film, "ans = '10:05 pm'")
+    assert right.first_wrong is None
+    slipped = checked("7:45 + 2 hours = 9:15\n9:15 + 20 min = 9:35", sandbox, film, "ans = '10:05 pm'")
+    assert slipped.first_wrong == 0 and slipped.lines[0].reason == "arithmetic slip: that is 9:45, not 9:15"
+    bus = "A bus leaves at 17:45 h and the trip takes 3 hours. When does it arrive?"
+    assert checked("17:45 h + 3 h = 20:45 h", sandbox, bus, "ans = '20:45'").first_wrong is None  # "h" after a clock
+
+
 def test_a_slip_typed_with_an_x_for_times_is_named_as_a_slip(sandbox: Sandbox) -> None:
     """Seen in the window: "3 boxes x 6 = 16" was "no step of the solution has 16"; "x" after a word
     was read as an unknown, so the line's arithmetic was never redone."""
