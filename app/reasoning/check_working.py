@@ -262,6 +262,11 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
             rounded += [line.result] if line.approximate else []
     last = _last_step(lines, target, timed=clock is not None)
     reaches = last is not None and target is not None and _reaches(last, target, timed=clock is not None)
+    # "15 × 16 = 240" for the weeks of $15 that make $240: the answer multiplied back to a number given
+    reaches |= (
+        last is not None and target is not None and last.result is not None
+        and any(_close(operand, target) for operand in last.operands) and any(_close(last.result, n) for n in given)
+    )  # fmt: skip
     if reaches and all(v.ok or v.off_route for v in verdicts):  # another route to the answer: right too
         verdicts = [
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v

@@ -82,6 +82,14 @@ def test_a_named_result_with_its_calculation_in_brackets_and_hours_added_to_a_cl
     assert checked("17:45 h + 3 h = 20:45 h", sandbox, bus, "ans = '20:45'").first_wrong is None  # "h" after a clock
 
 
+def test_the_answer_multiplied_back_to_a_number_the_question_gives_reaches_it(sandbox: Sandbox) -> None:
+    """ "15 × 16 = 240" for the weeks of $15 that make $240 was "right, but a step is missing"."""
+    saving = "Lena saves $15 a week. How many weeks does she need to save $240?"
+    assert checked("15 × 16 = 240", sandbox, saving, "ans = 240 / 15").first_wrong is None
+    short = checked("15 × 10 = 150", sandbox, saving, "ans = 240 / 15")  # neither the answer nor a given total
+    assert short.first_wrong is not None
+
+
 def test_a_slip_typed_with_an_x_for_times_is_named_as_a_slip(sandbox: Sandbox) -> None:
     """Seen in the window: "3 boxes x 6 = 16" was "no step of the solution has 16"; "x" after a word
     was read as an unknown, so the line's arithmetic was never redone."""
