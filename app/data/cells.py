@@ -79,7 +79,7 @@ class Column:
     kind: str  # "int", "float", "bool", "date", "datetime", "text" or "empty"
     values: tuple[Cell, ...]  # dates and datetimes as ISO text
     missing: int  # cells without a value
-    unit: str = ""  # "%" or a currency sign every number of the column carried; a duration's "seconds"
+    unit: str = ""  # "%", a currency sign every number of the column carried, or a duration's unit ("minutes")
     note: str | None = None  # how the column was read, where the user should know
 
 

@@ -1,10 +1,10 @@
 """What the model sees of the user's data: the shape, never the data.
 
-Each table's name, how the program reaches it, its row count, its columns with their types, and
-a few sample rows, written as the program will get them (a Python dict: dates as `datetime.date`
-values, so the model compares dates, not their text; text quoted and escaped, so nothing in a cell
-can read as an instruction's markup). The full table stays on this machine and reaches only the
-sandboxed program.
+Each table's name, how the program reaches it, its row count, its columns with their types (and
+a long table's measure column, its values), and a few sample rows, written as the program will
+get them (a Python dict: dates as `datetime.date` values, so the model compares dates, not their
+text; text quoted and escaped, so nothing in a cell can read as an instruction's markup). The
+full table stays on this machine and reaches only the sandboxed program.
 """
 
 from __future__ import annotations

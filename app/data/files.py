@@ -52,7 +52,7 @@ class Table:
     rows: tuple[tuple[Cell, ...], ...]  # dates as ISO text
     notes: tuple[str, ...] = ()
     missing: tuple[int, ...] = ()  # per column: cells without a value (empty, NA, -, …)
-    units: tuple[str, ...] = ()  # per column: "%", the currency sign its numbers carried, "minutes"; else ""
+    units: tuple[str, ...] = ()  # per column: `cells.Column.unit` ("%", "$", "minutes"), else ""
 
     def to_wire(self) -> dict[str, Any]:
         return {"columns": list(self.columns), "types": list(self.types), "rows": [list(row) for row in self.rows]}
