@@ -30,7 +30,7 @@ from app.reasoning.unasked import (
     renamed,
     rowpicked,
     unasked_filters,
-    unread_measure,
+    unread_measures,
     unread_year,
     unused_mentions,
     yeared,
@@ -121,11 +121,7 @@ def _unasked(look: Look, program: str) -> tuple[str, ...]:
 
 def _unused(look: Look, program: str) -> tuple[str, ...]:
     unused = unused_mentions(program, look.question, look.data.text_values, _columns(look.data))
-    unused += tuple(
-        f"the rows of {value!r} (a value of the column {column!r})"
-        for column, values in _measures(look.data).values()
-        if (value := unread_measure(program, look.question, column, values)) is not None
-    )
+    unused += unread_measures(program, look.question, _measures(look.data))
     year = unread_year(program, look.question)
     if year is None or year in look.data.shared_values or not _dated(look.data):
         return unused

@@ -170,6 +170,9 @@ def unread_year(program: str, question: str) -> int | None:
     return None if read else year
 
 
+Measures = Mapping[str, tuple[str, tuple[str, ...]]]  # a long table's name -> (its measure column, the column's values)
+
+
 def yeared(program: str, question: str, dated: Mapping[str, tuple[str, bool]]) -> Refiltered | None:
     """`program` keeping to the year the question asks about (`unread_year`): each comprehension or
     `for` loop over a table gets that year's condition on the table's one date column (`dated`:
@@ -182,7 +185,7 @@ def yeared(program: str, question: str, dated: Mapping[str, tuple[str, bool]]) -
     return Refiltered(mended, (f"only the rows of {year} kept, as the question asks",)) if mended else None
 
 
-def measured(program: str, question: str, measures: Mapping[str, tuple[str, tuple[str, ...]]]) -> Refiltered | None:
+def measured(program: str, question: str, measures: Measures) -> Refiltered | None:
     """`program` keeping to the rows of what the question asks about in a long table, where it
     read every measure's rows (`unread_measure`): each comprehension or `for` loop over the table
     gets the condition on its measure column (`measures`: table name -> (column, its values)); else None."""
@@ -196,7 +199,16 @@ def measured(program: str, question: str, measures: Mapping[str, tuple[str, tupl
     if mended is None:
         return None
     return Refiltered(
-        mended, tuple(f"only the rows of {value!r} kept, as the question asks" for _, value in asked.values())
+        mended, tuple(f"only the rows of {_brief(value)} kept, as the question asks" for _, value in asked.values())
+    )
+
+
+def unread_measures(program: str, question: str, measures: Measures) -> tuple[str, ...]:
+    """What of `measures` (as `measured` takes them) the question names and `program` never reads, in words."""
+    return tuple(
+        f"the rows of {_brief(value)} (a value of the column {_brief(column)})"
+        for column, values in measures.values()
+        if (value := unread_measure(program, question, column, values)) is not None
     )
 
 

@@ -14,6 +14,7 @@ from app.reasoning.unasked import (
     rowpicked,
     unasked_filters,
     unread_measure,
+    unread_measures,
     unread_year,
     unused_mentions,
     yeared,
@@ -302,6 +303,10 @@ def test_the_measure_a_question_names_in_a_long_table() -> None:
         " if r['Indicator Name'] == 'GDP (current US$)')))"
     )
     assert measured(every, "What was the total GDP in 2019?", {"other": ("Indicator Name", values)}) is None
+    # what is said of a value from the file stays short, however long the value
+    long = ("Population, total " + "x" * 2000, "GDP")
+    (said,) = unread_measures(every, "What was the population?", {"wdi": ("Indicator Name", long)})
+    assert said.startswith("the rows of 'Population, total x") and len(said) < 200
 
 
 def test_what_is_said_of_a_program_is_short_however_long_its_text() -> None:
