@@ -3,7 +3,8 @@
 Numbers compare by value after normalising ($, %, thousands separators, units words, fractions;
 `18.0` == `18`; relative tolerance 1e-4, but a whole-number gold is met only by a number within
 1e-4 of it: 116248 is not 116258, however large). Multiple-choice golds ("B", "(B)") compare letters.
-Other text compares case- and space-folded, and — only when a sandbox is given — by symbolic
+A yes/no gold is met by an answer that says it (`said_yes_or_no`: a program's True is "Yes"). Other text compares
+case- and space-folded, and — only when a sandbox is given — by symbolic
 equivalence computed by sympy *inside the sandbox*: model text is never parsed by sympy here.
 """
 
@@ -13,8 +14,9 @@ import json
 import re
 from dataclasses import dataclass
 
+from app.reasoning.answer_kind import YES_OR_NO, said_yes_or_no
 from app.reasoning.choices import stated_choice
-from app.reasoning.numbers import number_in, numbers_equal
+from app.reasoning.numbers import number_in, numbers_equal, vote_key
 from sandbox import Sandbox
 
 MAX_SYMBOLIC_CHARS = 500
@@ -57,6 +59,8 @@ def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> G
     if gold_number is not None and _PLAIN_NUMBER.fullmatch(_DECORATIONS.sub("", gold)):
         value = number_in(predicted)
         return Grade(value is not None and _same_number(value, gold_number), "number")
+    if vote_key(gold) in YES_OR_NO:  # a program's True is a gold "Yes", and so is "Yes, it overflows."
+        return Grade(said_yes_or_no(predicted) == vote_key(gold), "text")
     if _folded(predicted) == _folded(gold):
         return Grade(True, "text")
     if sandbox is not None and max(len(predicted), len(gold)) <= MAX_SYMBOLIC_CHARS:

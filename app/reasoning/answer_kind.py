@@ -18,7 +18,7 @@ import re
 from fractions import Fraction
 
 from app.reasoning.choices import choices_in, matching_choice, stated_choice
-from app.reasoning.numbers import MAX_NUMBER_TEXT, number_in
+from app.reasoning.numbers import MAX_NUMBER_TEXT, number_in, vote_key
 
 _QUESTION_CHARS = MAX_NUMBER_TEXT * 20
 _FRACTION = re.compile(
@@ -32,6 +32,25 @@ PERCENT_ASKED = re.compile(  # also the big answer's "%" (answer_units)
     r"|\bwie\s*viel(?:e)?\s+prozent\b|\bquel\s+pourcentage\b|\bqu[ée]\s+porcentaje\b",
     re.IGNORECASE,
 )
+# A question answered yes or no: its last question opens with a verb, or a clause then one ("Is 1001 divisible by 7?",
+# "Does he have enough money?", "Ist 97 eine Primzahl?") and asks for no quantity or alternative
+# ("Can you find how many …?", "Is it red or blue?"); or it asks "whether". Not "was": German's
+# "Was kostet …?" asks what.
+_YES_NO_OPENS = re.compile(
+    r"(?:^|,\s*)(?:is|are|were|do|does|did|can|could|will|would|should|shall|has|have|had|must|may|might"
+    r"|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|can't|won't|hasn't|haven't"
+    r"|ist|sind|hat|haben|kann|können|reicht|reichen|passt|passen)\b",
+    re.IGNORECASE,
+)
+_WHETHER = re.compile(r"\b(?:whether|ob)\b", re.IGNORECASE)
+_NOT_YES_NO = re.compile(
+    r"\b(?:how|what|which|who|whom|whose|when|where|why|or(?!\s+equal)|oder|wie|welche[rnms]?|wer|wann|wo)\b",
+    re.IGNORECASE,
+)
+_SAID_CHARS = 300
+_SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
+_SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")  # not a decimal point
 _DECIMAL_ASKED = re.compile(
     r"\bdecimal\s+places?\b|\bas\s+a\s+decimal\b|\bnearest\s+(?:tenth|hundredth)", re.IGNORECASE
 )
@@ -60,6 +79,7 @@ _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 _PERCENTAGE = re.compile(r"\s*([-+]?\d{1,9}(?:\.(\d{1,9}))?)\s*%\s*")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 MAX_DENOMINATOR = 1000  # 7/12, 5/8, 333/1000: a fraction a person writes
+YES_OR_NO = ("yes", "no")  # their `vote_key`s: a program's True and False are these too
 
 
 class Kind(enum.StrEnum):
@@ -67,6 +87,7 @@ class Kind(enum.StrEnum):
     FRACTION = "a fraction"
     PERCENT = "a percentage"
     CHOICE = "one of the options"
+    YES_NO = "yes or no"
 
 
 def asked_kind(question: str) -> Kind:
@@ -74,11 +95,40 @@ def asked_kind(question: str) -> Kind:
     text = question[:_QUESTION_CHARS]
     if choices_in(text):
         return Kind.CHOICE
+    if _asks_yes_or_no(text):
+        return Kind.YES_NO
     if PERCENT_ASKED.search(text):  # "what share …, in percent?": the percentage is the form asked
         return Kind.PERCENT
     if _FRACTION.search(text) and not _DECIMAL_ASKED.search(text):
         return Kind.FRACTION
     return Kind.ANY
+
+
+def said_yes_or_no(answer: str) -> str | None:
+    """ "yes" or "no" where a short one-line answer says it: Yes, No, a program's True or False, a
+    sentence opening with one ("No, they cannot be split …"), or one that says not ("Not a prime
+    number", "391 is not a prime number because …": programs print these); else None. A sentence
+    that says no "not" is not read ("3/7 is smaller than 0.43" answers "larger?" with no)."""
+    if len(answer) > _SAID_CHARS or "\n" in answer.strip():
+        return None
+    key = vote_key(answer)
+    if key in YES_OR_NO:
+        return key
+    opening = _SAYS_YES_OR_NO.match(answer)
+    if opening:
+        return opening.group(1).lower()
+    return "no" if _SAYS_NOT.search(answer) else None
+
+
+def _asks_yes_or_no(text: str) -> bool:
+    """The question's last sentence asks yes or no (`_YES_NO_OPENS`, `_WHETHER`)."""
+    tail = text[-_QUESTION_CHARS // 4 :].rstrip()
+    asked = tail.endswith("?")
+    tail = tail.rstrip("?.! ")
+    ends = [match.end() for match in _SENTENCE_END.finditer(tail)]
+    last = tail[ends[-1] if ends else 0 :]
+    opens = asked and bool(_YES_NO_OPENS.search(last.strip()))  # "Is …?", or after a clause: "After 9 weeks, does …?"
+    return (opens or bool(_WHETHER.search(last))) and not _NOT_YES_NO.search(last)
 
 
 def fits(answer: str, kind: Kind, question: str = "") -> bool:
@@ -89,6 +139,8 @@ def fits(answer: str, kind: Kind, question: str = "") -> bool:
         return True
     if len(answer) > MAX_NUMBER_TEXT:
         return False
+    if kind is Kind.YES_NO:
+        return said_yes_or_no(answer) is not None
     if kind is Kind.CHOICE:
         choices = choices_in(question[:_QUESTION_CHARS])
         value = number_in(answer)
@@ -110,13 +162,18 @@ def implausible(answer: str, question: str) -> str | None:
     temperatures, and each of its 17 answers to a percentage asked for is one (docs/results.md). In
     the window, chain of thought's 7 for the share of a pizza left outvoted two programs' 7/12.
 
+    A question asked yes or no is answered yes or no (a program's True and False are): chain of
+    thought's 391 and PAL's sentence for "Is 391 a prime number?" are not its answer.
+
     A question stating a large number is not judged by its answer's sign or size: its numbers may
     not fit each other (GSM-Hard made its questions so: Janet bakes muffins with 4933828 of her 16
     eggs, gold -9867630), and then the program that does its arithmetic as written is the one right."""
+    text = question[:_QUESTION_CHARS]
+    if asked_kind(text) is Kind.YES_NO and not fits(answer, Kind.YES_NO):
+        return "the question asks yes or no, and this is neither"
     value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
     if value is None or not math.isfinite(value):
         return None
-    text = question[:_QUESTION_CHARS]
     if value < 0 and not _BELOW_ZERO.search(text) and not large_numbers(text):
         return "it is negative, and the question names nothing below zero"
     kind = asked_kind(text)
@@ -200,7 +257,11 @@ def several_for_one(answer: str, question: str) -> str | None:
 
 def in_asked_form(answer: str, kind: Kind) -> str:
     """A number given as the fraction the question asks for (0.5833333333 → 7/12) when it is one
-    with a denominator a person writes; any other answer as it is."""
+    with a denominator a person writes, a program's True or False (or a sentence that says it,
+    `said_yes_or_no`) as the Yes or No asked for; any other answer as it is."""
+    said = said_yes_or_no(answer) if kind is Kind.YES_NO else None
+    if said is not None:
+        return said.capitalize()
     if kind is not Kind.FRACTION or len(answer) > MAX_NUMBER_TEXT or not _DECIMAL.match(answer):
         return answer
     value = float(answer)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 
 from app.data import DataSet
 from app.reasoning.answer_kind import (
+    YES_OR_NO,
     Kind,
     asked_kind,
     implausible,
@@ -260,13 +261,13 @@ def solve(
 
 def _as_one(question: str) -> Callable[[str], str]:
     """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
-    km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, and a percentage or a
-    decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12)."""
-    choices, equation = choices_in(question), asks_for_equation(question)
-    fraction = asked_kind(question) is Kind.FRACTION
+    km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, a percentage or a
+    decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12), and a
+    program's True as the Yes asked for."""
+    choices, equation, kind = choices_in(question), asks_for_equation(question), asked_kind(question)
 
     def as_one(answer: str) -> str:
-        answer = in_asked_form(percent_as_fraction(answer) or answer, Kind.FRACTION) if fraction else answer
+        answer = in_asked_form((percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer, kind)
         return (_roots if equation else str)(as_choice(answer, choices))
 
     return as_one
@@ -386,8 +387,16 @@ def _disputed(solution: Solution, first: list[Solution]) -> bool:
 def _unsettled(solution: Solution, question: str) -> bool:
     """Worth a second round in mix: chain of thought's answer, its slipped arithmetic redone, is not
     PAL's, and the question's numbers are not large: there the programs decide a tie, and chains of
-    thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md)."""
-    return solution.confidence.level != "redone" and not large_numbers(question)
+    thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md). Nor
+    where both programs computed one yes or no: chains agreeing on the other is no evidence (one of
+    two answers), and three of them outvoted two programs' True for "Is 1001 divisible by 7?"."""
+    return solution.confidence.level != "redone" and not large_numbers(question) and not _programs_agree(solution)
+
+
+def _programs_agree(solution: Solution) -> bool:
+    """Both programs of a mixed vote answered one yes or no (their True or False)."""
+    said = [vote_key(s.answer) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
+    return len(said) == 2 and said[0] == said[1] in YES_OR_NO
 
 
 def chains_needed(top: int) -> int:
@@ -698,7 +707,8 @@ def _vote(
         counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
-    if methods and (slipped or large_numbers(question)):  # programs first in a tie
+    programs_first = slipped or large_numbers(question) or asked_kind(question) is Kind.YES_NO  # their yes is computed
+    if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")

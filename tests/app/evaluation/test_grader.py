@@ -33,6 +33,10 @@ from sandbox import Sandbox
         ("The answer is C", "C"),
         ("Paris", "paris"),
         ("The blue whale.", "blue whale"),
+        ("True", "Yes"),  # a program's True is the yes asked for
+        ("False", "No"),
+        ("no.", "No"),
+        ("No, they cannot be split evenly.", "No"),
     ],
 )
 def test_equal(predicted: str, gold: str) -> None:
@@ -54,6 +58,9 @@ def test_equal(predicted: str, gold: str) -> None:
         ("(A) 42", "B"),
         ("London", "Paris"),
         ("x + 1", "1 + x"),  # without a sandbox, text is only compared as text
+        ("True", "No"),
+        ("391", "No"),
+        ("3/7 is smaller than 0.43", "No"),  # says neither
     ],
 )
 def test_not_equal(predicted: str | None, gold: str) -> None:

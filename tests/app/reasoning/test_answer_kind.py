@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from app.reasoning.answer_kind import (
@@ -35,6 +38,18 @@ from .test_methods import pal, pot
         ("What share of the pizza is left? Round to 2 decimal places.", Kind.ANY),
         ("How many apples are left?", Kind.ANY),
         ("What part-time job pays more per hour, $12 or $15?", Kind.ANY),
+        ("Is 1001 divisible by 7?", Kind.YES_NO),
+        ("Is 0.3 + 0.6 greater than 0.85?", Kind.YES_NO),  # a decimal point ends no sentence
+        ("Tom has $50. He buys 3 books at $14 each. Does he have enough money?", Kind.YES_NO),
+        ("Mia saves $35 a week. After 9 weeks, does she have enough for a $320 bike?", Kind.YES_NO),
+        ("Is 15 greater than or equal to 12?", Kind.YES_NO),
+        ("Determine whether 91 is a prime number.", Kind.YES_NO),
+        ("Reicht das Geld für 3 Bücher?", Kind.YES_NO),
+        ("Is it red or blue?", Kind.ANY),  # an alternative
+        ("Can you find how many apples he has left?", Kind.ANY),  # a quantity
+        ("Tom has $5. Is that enough? If not, how much more does he need?", Kind.ANY),  # the last question counts
+        ("Was kostet ein Apfel, wenn 3 Äpfel 2 € kosten?", Kind.ANY),  # German "what"
+        ("Is 1001 divisible by 7", Kind.ANY),  # not asked: a statement's words
     ],
 )
 def test_the_kind_a_question_asks_for(question: str, kind: Kind) -> None:
@@ -56,6 +71,11 @@ def test_the_kind_a_question_asks_for(question: str, kind: Kind) -> None:
         ("75", Kind.CHOICE, True),
         ("76", Kind.CHOICE, False),
         ("anything", Kind.ANY, True),
+        ("True", Kind.YES_NO, True),
+        ("no.", Kind.YES_NO, True),
+        ("391", Kind.YES_NO, False),
+        ("391 is not a prime number", Kind.YES_NO, True),  # a program's sentence that says no
+        ("3/7 is smaller than 0.43", Kind.YES_NO, False),  # says neither
     ],
 )
 def test_whether_an_answer_is_of_the_kind_asked(answer: str, kind: Kind, fitting: bool) -> None:
@@ -68,6 +88,26 @@ def test_a_fraction_asked_for_is_given_as_one() -> None:
     assert in_asked_form("0.5833333333333334", Kind.ANY) == "0.5833333333333334"
     assert in_asked_form("3.14159265358979", Kind.FRACTION) == "3.14159265358979"  # no fraction a person writes
     assert in_asked_form("12", Kind.FRACTION) == "12" and in_asked_form("$0.50", Kind.FRACTION) == "$0.50"
+
+
+def test_the_sets_questions_asked_yes_or_no_are_read_so() -> None:
+    """Every question of the yes/no set is read as one, no GSM8K question of tests/data is (nor any of
+    GSM8K's 1,319 test questions: checked once against the shared file)."""
+    data = Path(__file__).resolve().parents[2] / "data"
+
+    def kinds(name: str) -> set[Kind]:
+        lines = (data / name).read_text(encoding="utf-8").splitlines()
+        return {asked_kind(json.loads(line)["question"]) for line in lines}
+
+    assert kinds("yes_no.jsonl") == {Kind.YES_NO}
+    assert Kind.YES_NO not in kinds("large_numbers.jsonl") | kinds("gsm8k_first12.jsonl")
+
+
+def test_a_program_s_true_is_the_yes_asked_for() -> None:
+    said = ("True", "False", "yes", "No.", "Yes, the tank overflows.", "Not a prime number")
+    assert [in_asked_form(answer, Kind.YES_NO) for answer in said] == ["Yes", "No"] * 3
+    assert in_asked_form("True", Kind.ANY) == "True"
+    assert in_asked_form("391", Kind.YES_NO) == "391"
 
 
 @pytest.mark.parametrize(
@@ -133,6 +173,9 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("75", "What percent of the 40 students passed if 30 did?", None),
         ("75%", "What percent of the 40 students passed if 30 did?", None),
         ("7", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", "whole number"),
+        ("391", "Is 391 a prime number?", "yes or no"),
+        ("3/7 is smaller than 0.43", "Is 3/7 larger than 0.43?", "yes or no"),
+        ("False", "Is 391 a prime number?", None),
         ("7/12", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", None),
         ("0.5833333333333334", "A pizza has 12 slices; 5 are eaten. What fraction is left?", None),
         ("7", "Tom has 4 apples and buys 3 more. How many apples does he have?", None),
@@ -174,3 +217,27 @@ def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str,
 def test_several_numbers_where_one_total_is_asked_are_named(answer: str, question: str, why: str | None) -> None:
     found = several_for_one(answer, question)
     assert (found is None) if why is None else (found is not None and why in found)
+
+
+def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> None:
+    """Seen asked: "Is 1001 divisible by 7?" — PAL and PoT computed True, and three chains of
+    thought saying "No" outvoted them. Chains agreeing on one of two answers is no evidence: where
+    both programs give one yes or no, no second round is asked, and the answer is given as asked."""
+    question = "Is 1001 divisible by 7?"
+    replies = [pal("1001 % 7 == 0"), "1001 is odd, so it is not divisible by 7.\nAnswer: No", pot("1001 % 7 == 0")]
+    model = ScriptedModel([*replies, "Answer: No", "Answer: No", "Answer: No"], parallel=8, gain=1.0)
+    solution = solve(question, "mix", model, sandbox)
+    assert (solution.answer, solution.samples) == ("Yes", 3)
+    assert [vote.answer for vote in solution.votes] == ["Yes", "No"]
+
+
+def test_an_answer_that_is_no_yes_or_no_is_not_counted(sandbox: Sandbox) -> None:
+    """Seen asked: "Is 391 a prime number?" — PAL printed "391 is not a prime number because …",
+    chain of thought said 391, PoT False; two chains of thought more said 391 and 56.14, and the
+    answer was 391. A program's sentence that says not is its no."""
+    question = "Is 391 a prime number?"
+    replies = [pal("'391 is not a prime number, it is 17 * 23'"), "Answer: 391", pot("391 % 17 != 0")]
+    model = ScriptedModel([*replies, "Answer: 391", "Answer: 56.142857", "Answer: 391"], parallel=8, gain=1.0)
+    solution = solve(question, "mix", model, sandbox)
+    assert (solution.answer, solution.samples) == ("No", 3) and not solution.confidence.confident
+    assert any("is not counted: the question asks yes or no" in note for note in solution.notes)
