@@ -24,6 +24,8 @@ a value fits — else as text, cell by cell unchanged. On the way:
 - Durations written with colons (`2:05:30`, `3:45`) are seconds, where the column's name or its
   values say they are not times of day (see `_durations`); written with units (`2h 22min`,
   `58 min`) minutes, or seconds where a value states seconds.
+- Ticks: a column of nothing but ticks (`x`, `✓`) and empty cells — an attendance list, a
+  checklist — is yes and no; elsewhere `x` is a gap (statistics offices' suppressed value).
 
 Every pattern is anchored and linear in the cell's length; cells are at most 2,000 characters.
 """
@@ -86,6 +88,9 @@ class Column:
 def read_column(name: str, cells: Sequence[Cell], *, decimal_comma: bool = False) -> Column:
     """The column `name` read as one kind (see the module's docstring). `decimal_comma`: the file
     may write decimal commas (its fields are separated by ";"); a column decides by its values."""
+    ticked = _ticks(cells)
+    if ticked is not None:
+        return ticked
     gaps = [None if _is_gap(cell) else cell for cell in cells]
     present = [cell for cell in gaps if cell is not None]
     missing = len(gaps) - len(present)
@@ -264,6 +269,21 @@ def _may_be_flagged(value: str) -> bool:
 def _without_flag(value: Cell) -> Cell:
     flagged = _FLAGGED.fullmatch(value.strip()) if isinstance(value, str) else None
     return flagged.group(1) if flagged else value
+
+
+_TICKS = frozenset({"x", "✓", "✔", "☑", "✗", "✘"})
+_TICKS_NOTE = "ticks read as yes, empty cells as no"
+
+
+def _ticks(cells: Sequence[Cell]) -> Column | None:
+    """A column of ticks and empty cells — an attendance list's "x", a checklist's ✓ — as yes and no;
+    None where it holds anything else. "x" among numbers stays a gap (a statistics office's
+    suppressed value), and so does a column of nothing but "x" (none of its cells says no)."""
+    ticked = [cell.strip().lower() in _TICKS if isinstance(cell, str) and cell.strip() else None for cell in cells]
+    blank = [cell is None or (isinstance(cell, str) and not cell.strip()) for cell in cells]
+    if not any(ticked) or not any(blank) or not all(t or b for t, b in zip(ticked, blank, strict=True)):
+        return None
+    return Column("bool", tuple(bool(t) for t in ticked), 0, note=_TICKS_NOTE)
 
 
 def _bool(value: Cell) -> Cell:

@@ -492,9 +492,13 @@ def _named_numbers(whole: dict[str, Any]) -> bool:
 def _by_row(whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """An object of objects as records: pandas' default `to_json` (each column's values by row,
     `{"score": {"0": 1, "1": 2}}`; rows named otherwise than by number keep their names as a
-    column), else one record per key (its "index" form, the key kept as a column)."""
+    column), else one record per key (its "index" form, the key kept as a column). Named rows and
+    columns tell which is which by their values' kinds: a column's are one kind, a row's mix kinds
+    (`{"age": {"Ann": 31, "Bo": 45}, "city": {"Ann": "Oslo", …}}`); where nothing tells, there are
+    more rows than columns (a table is most often longer than it is wide)."""
     inner = {str(key) for values in whole.values() for key in values}
-    if all(key.isdigit() for key in inner) or len(inner) > len(whole):
+    told = _columns_by_kind(whole)
+    if all(key.isdigit() for key in inner) or (told if told is not None else len(inner) > len(whole)):
         named = not all(key.isdigit() for key in inner)  # {"counts": {"apples": 3, "pears": 5}}
         key = next(candidate for candidate in ("key", "key_", "key__", "") if candidate not in whole)
         by_row: dict[str, dict[str, Any]] = {}
@@ -504,6 +508,21 @@ def _by_row(whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         return list(by_row.values())
     name = next(candidate for candidate in ("key", "key_", "key__", "") if candidate not in inner)
     return [{name: key, **values} for key, values in whole.items()]
+
+
+def _columns_by_kind(whole: dict[str, dict[str, Any]]) -> bool | None:
+    """True where each inner object holds one kind of value and they differ (each is a column),
+    False where one mixes kinds (each is a row), None where all hold one kind (nothing tells)."""
+    kinds = [{_kind(value) for value in values.values() if value is not None} for values in whole.values()]
+    if any(len(held) > 1 for held in kinds):
+        return False
+    return True if len({kind for held in kinds for kind in held}) > 1 else None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    return "number" if isinstance(value, int | float) else type(value).__name__
 
 
 def _flat(record: dict[str, Any], depth: int = 2) -> dict[str, Any]:

@@ -254,3 +254,15 @@ def test_durations_with_colons_are_seconds_where_they_cannot_be_times_of_day() -
     assert read_column("departs", ["08:30", "17:45"]).kind == "text"
     assert read_column("duration", ["3:45", "1:02:33"]).kind == "text"  # minutes or hours? not one form
     assert read_column("score", ["3:1", "2:0"]).kind == "text"  # a score, not a time
+
+
+def test_a_column_of_ticks_and_empty_cells_is_yes_and_no() -> None:
+    """An attendance list's "x" (or a checklist's ✓) beside empty cells was read as all gaps: an
+    empty column, and "how many attended?" could not be answered."""
+    column = read_column("attended", ["x", "", "X ", None, "✓"])
+    assert (column.kind, column.values, column.missing) == ("bool", (True, False, True, False, True), 0)
+    assert column.note and "ticks" in column.note
+    assert read_column("n", ["x", "", "12"]).values == (None, None, 12)  # among numbers, a suppressed value
+    assert read_column("n", ["x", "x"]).kind == "empty"  # nothing says no: not a checklist
+    assert read_column("n", ["", None]).kind == "empty"
+    assert read_column("n", ["x", "", "maybe"]).kind == "text"

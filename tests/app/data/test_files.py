@@ -200,6 +200,20 @@ def test_a_json_object_of_numbers_by_name_is_a_table_of_keys_and_values(tmp_path
     assert years.types == ("int", "int") and years.rows[1] == (2020, None)
     (counts,) = open_data(_write(tmp_path / "c.json", json.dumps({"counts": {"apples": 3, "pears": 5}}))).tables
     assert counts.columns == ("key", "counts") and counts.rows == (("apples", 3), ("pears", 5))
+
+
+def test_named_rows_and_columns_are_told_apart_by_their_values(tmp_path: Path) -> None:
+    """pandas' `to_json` of a table with named rows and as many columns as rows (or more) was read
+    turned over: a row per column, "city" a row of "Oslo" and "Rome". A column holds one kind of
+    value; a record (orient="index", or written by hand) mixes kinds."""
+    by_column = {
+        "age": {"Ann": 31, "Bo": 45}, "city": {"Ann": "Oslo", "Bo": "Rome"}, "member": {"Ann": True, "Bo": None}
+    }  # fmt: skip
+    by_row = {"Ann": {"age": 31, "city": "Oslo", "member": True}, "Bo": {"age": 45, "city": "Rome", "member": None}}
+    for name, shape in (("columns.json", by_column), ("index.json", by_row)):
+        (table,) = open_data(_write(tmp_path / name, json.dumps(shape))).tables
+        assert table.columns == ("key", "age", "city", "member"), name
+        assert table.rows == (("Ann", 31, "Oslo", True), ("Bo", 45, "Rome", None)), name
     (record,) = open_data(_write(tmp_path / "r.json", json.dumps({"name": "Sam", "age": 3, "height": 98}))).tables
     assert record.columns == ("name", "age", "height") and len(record.rows) == 1  # one record, as before
 
