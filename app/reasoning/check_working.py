@@ -168,6 +168,7 @@ class LineVerdict:
     reason: str  # in words: what is right, or what is wrong and what the solution has
     step: str | None  # the solution's matching step ("total = 3 × 6 = 18"), if one matched
     off_route: bool = False  # right arithmetic from known numbers, but a value the solution never has
+    own: float | None = None  # the number the line starts from that neither the question nor a step has
 
     def to_json(self) -> dict[str, object]:
         return {"text": self.text, "ok": self.ok, "reason": self.reason, "step": self.step}
@@ -272,11 +273,38 @@ def check_working(working: str, solution: Solution, sandbox: Sandbox) -> Checked
             replace(v, ok=True, reason="right, by another route than the solution's") if v.off_route else v
             for v in verdicts
         ]
-    verdicts = _rejoined(lines, verdicts)
+    verdicts = _rejoined(lines, _chosen(lines, verdicts, last if reaches else None, target))
     if verdicts and last is not None and all(v.ok for v in verdicts) and target is not None and not reaches:
         reason = f"right, but a step is missing after it: the answer is {format_float(target)}"  # it stops short
         verdicts[-1] = LineVerdict(verdicts[-1].text, False, reason, verdicts[-1].step)
     return CheckedWorking(answer, tuple(verdicts))
+
+
+def _chosen(
+    lines: list[_Line], verdicts: list[LineVerdict], last: _Line | None, target: float | None
+) -> list[LineVerdict]:
+    """In a working whose `last` step reaches the answer (None: none does), a number the student
+    chose is no misreading: a part used again below ("15 × 10 = 150, 15 × 6 = 90, … 10 + 6 = 16"
+    for the weeks of $15 that make $240), or a try of the step that then reaches it ("15 × 20 =
+    300 … 15 × 16 = 240")."""
+    if last is None or target is None:
+        return verdicts
+    reaching = [o for o in last.operands if not _close(o, target)]
+    tries = len(reaching) < len(last.operands)  # the answer is one of the last step's numbers
+
+    def chosen(number: int, own: float) -> str | None:
+        if any(_close(own, operand) for line in lines[number + 1 :] for operand in line.operands):
+            return f"right: {format_float(own)} is a part you chose, used again below"
+        others = [o for o in lines[number].operands if not _close(o, own)]
+        if tries and reaching and len(others) == len(reaching) and all(map(_close, sorted(others), sorted(reaching))):
+            return f"right: a try with {format_float(own)}; the working then finds the answer"
+        return None
+
+    out = []
+    for number, verdict in enumerate(verdicts):
+        why = chosen(number, verdict.own) if verdict.own is not None and lines[number] is not last else None
+        out.append(replace(verdict, ok=True, reason=why) if why else verdict)
+    return out
 
 
 def _as_percent(result: float | None, quantities: list[_Quantity]) -> float | None:
@@ -877,9 +905,8 @@ def _verdict(
     copied = [n for n in line.operands if not any(_close(n, k) for k in known + [q.value for q in quantities])]
     match = next((q for q in quantities if _close(result, q.value, line.approximate)), None)
     if copied and match is None:
-        return LineVerdict(
-            line.text, False, f"{format_float(copied[0])} is not a number of the question or of an earlier step", None
-        )
+        why = f"{format_float(copied[0])} is not a number of the question or of an earlier step"
+        return LineVerdict(line.text, False, why, None, own=copied[0])
     if match is not None:
         return LineVerdict(line.text, True, "right", match.step)
     if any(_close(result, g, line.approximate) for g in given):

@@ -90,6 +90,20 @@ def test_the_answer_multiplied_back_to_a_number_the_question_gives_reaches_it(sa
     assert short.first_wrong is not None
 
 
+def test_parts_and_tries_a_student_chose_are_no_misreading(sandbox: Sandbox) -> None:
+    """Working in chunks ("15 × 10 = 150 … 10 + 6 = 16") or by trying ("15 × 20 = 300, too much")
+    was "10 is not a number of the question" on right workings."""
+    saving = "Lena saves $15 a week. How many weeks does she need to save $240?"
+    chunks = checked("15 × 10 = 150\n15 × 6 = 90\n150 + 90 = 240\n10 + 6 = 16 weeks", sandbox, saving, "ans = 240 / 15")
+    assert chunks.first_wrong is None and chunks.lines[0].reason == "right: 10 is a part you chose, used again below"
+    tries = checked("Try 20: 15 × 20 = 300, too much\nTry 16: 15 × 16 = 240", sandbox, saving, "ans = 240 / 15")
+    assert tries.first_wrong is None and "a try with 20" in tries.lines[0].reason
+    wrong = checked("15 × 10 = 150\n15 × 6 = 90\n10 + 6 = 17 weeks", sandbox, saving, "ans = 240 / 15")
+    assert wrong.first_wrong == 0  # it does not reach the answer: the number is not excused
+    stray = checked("15 × 12 = 180\n240 / 15 = 16", sandbox, saving, "ans = 240 / 15")
+    assert stray.first_wrong == 0  # neither used again nor a try of the step that finds the answer
+
+
 def test_a_slip_typed_with_an_x_for_times_is_named_as_a_slip(sandbox: Sandbox) -> None:
     """Seen in the window: "3 boxes x 6 = 16" was "no step of the solution has 16"; "x" after a word
     was read as an unknown, so the line's arithmetic was never redone."""
