@@ -203,10 +203,12 @@ def solve(
         chains = [once(Method("cot"), replace(SAMPLING, seed=seed)) for seed in range(1, SECOND_ROUND + 1)]
         slipped = _Slips(context)
         shared = RoundModel(context.model, context.cancel, context.on_event)
-        # Where PoT is asked a second round follows (unless the numbers are large). Where batches
-        # pay, its chains (as many as it may need) decode in PoT's batch: on one development
-        # machine four sequences took the time of 1.7 (docs/results.md, "PoT and the second round").
-        ahead = "more" in spec.options or not large_numbers(question)
+        # Where PoT is asked a second round follows (unless the numbers are large, or PoT's yes or
+        # no is PAL's). Where batches pay, its chains (as many as it may need) decode in PoT's
+        # batch: on one development machine four sequences took the time of 1.7 (docs/results.md,
+        # "PoT and the second round"); asked yes or no, the programs mostly agree and they are not
+        # needed (in the window they ran on for 20 s).
+        ahead = "more" in spec.options or not (large_numbers(question) or asked_kind(question) is Kind.YES_NO)
         first, notes = _in_rounds(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
             sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,

@@ -231,6 +231,19 @@ def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> Non
     assert [vote.answer for vote in solution.votes] == ["Yes", "No"]
 
 
+def test_asked_yes_or_no_no_chains_decode_beside_pot(sandbox: Sandbox) -> None:
+    """Where batches pay, a second round's chains decode in PoT's batch; asked yes or no, PoT mostly
+    agrees with PAL and they are not needed (in the window they ran on for 20 s after PoT's Yes)."""
+    replies = [pal("1001 % 7 == 0"), "Answer: No", pot("1001 % 7 == 0"), "Answer: No", "Answer: No", "Answer: No"]
+    model = ScriptedModel(replies, parallel=8, chunk_size=3)  # no gain measured yet: batches pay
+    assert solve("Is 1001 divisible by 7?", "mix", model, sandbox).answer == "Yes"
+    assert model.batches == [1, 1, 1] and len(model.requests) == 3
+    split = [pal("1001 % 7 == 0"), "Answer: No", pot("1001 % 7 != 0"), "Answer: Yes", "Answer: Yes", "Answer: No"]
+    disputed = ScriptedModel(split, parallel=8, chunk_size=3)
+    assert solve("Is 1001 divisible by 7?", "mix", disputed, sandbox).answer == "Yes"  # the programs disagree: a round
+    assert len(disputed.requests) > 3
+
+
 def test_an_answer_that_is_no_yes_or_no_is_not_counted(sandbox: Sandbox) -> None:
     """Seen asked: "Is 391 a prime number?" — PAL printed "391 is not a prime number because …",
     chain of thought said 391, PoT False; two chains of thought more said 391 and 56.14, and the
