@@ -50,6 +50,13 @@ _NOT_YES_NO = re.compile(
 _SAID_CHARS = 300
 _SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
 _SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
+_WORD = re.compile(r"\d+(?:[.,/]\d+)*|[^\W\d_]{3,}")  # numbers ("3/7", "0.43"), words of three letters or more
+_STEM = 5  # "overflows" says "overflow", "divisible" "divisibility"
+_NOT_ASKED = frozenset(
+    {"are", "were", "does", "did", "can", "could", "will", "would", "should", "shall", "has", "have", "had"}
+    | {"must", "may", "might", "the", "and", "for", "with", "its", "this", "that", "there", "than", "whether"}
+    | {"ist", "sind", "hat", "haben", "kann", "können", "reicht", "reichen", "passt", "passen"}
+)  # a yes-or-no question's own words: an answer need not repeat them
 _SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")  # not a decimal point
 _DECIMAL_ASKED = re.compile(
     r"\bdecimal\s+places?\b|\bas\s+a\s+decimal\b|\bnearest\s+(?:tenth|hundredth)", re.IGNORECASE
@@ -104,11 +111,13 @@ def asked_kind(question: str) -> Kind:
     return Kind.ANY
 
 
-def said_yes_or_no(answer: str) -> str | None:
+def said_yes_or_no(answer: str, question: str = "") -> str | None:
     """ "yes" or "no" where a short one-line answer says it: Yes, No, a program's True or False, a
-    sentence opening with one ("No, they cannot be split …"), or one that says not ("Not a prime
-    number", "391 is not a prime number because …": programs print these); else None. A sentence
-    that says no "not" is not read ("3/7 is smaller than 0.43" answers "larger?" with no)."""
+    sentence opening with one ("No, they cannot be split …"), one that says not ("Not a prime
+    number", "391 is not a prime number because …": programs print these), or one that says what
+    the `question` asks without a not ("7777 is divisible by 11" to "Is 7777 divisible by 11?":
+    each of its words and numbers); else None. "3/7 is smaller than 0.43" answers "Is 3/7 larger
+    than 0.43?" with neither."""
     if len(answer) > _SAID_CHARS or "\n" in answer.strip():
         return None
     key = vote_key(answer)
@@ -117,16 +126,30 @@ def said_yes_or_no(answer: str) -> str | None:
     opening = _SAYS_YES_OR_NO.match(answer)
     if opening:
         return opening.group(1).lower()
-    return "no" if _SAYS_NOT.search(answer) else None
+    if _SAYS_NOT.search(answer):
+        return "no"
+    asked = _words(_last_sentence(question[:_QUESTION_CHARS])[1]) - _NOT_ASKED
+    said = _words(answer)
+    return "yes" if len(asked) >= 2 and asked <= said else None
 
 
-def _asks_yes_or_no(text: str) -> bool:
-    """The question's last sentence asks yes or no (`_YES_NO_OPENS`, `_WHETHER`)."""
+def _words(text: str) -> set[str]:
+    """Its numbers, and its words by their first letters (`_STEM`)."""
+    return {word if word[0].isdigit() else word[:_STEM] for word in _WORD.findall(text.casefold())}
+
+
+def _last_sentence(text: str) -> tuple[bool, str]:
+    """Whether the text ends in a question mark, and its last sentence."""
     tail = text[-_QUESTION_CHARS // 4 :].rstrip()
     asked = tail.endswith("?")
     tail = tail.rstrip("?.! ")
     ends = [match.end() for match in _SENTENCE_END.finditer(tail)]
-    last = tail[ends[-1] if ends else 0 :]
+    return asked, tail[ends[-1] if ends else 0 :]
+
+
+def _asks_yes_or_no(text: str) -> bool:
+    """The question's last sentence asks yes or no (`_YES_NO_OPENS`, `_WHETHER`)."""
+    asked, last = _last_sentence(text)
     opens = asked and bool(_YES_NO_OPENS.search(last.strip()))  # "Is …?", or after a clause: "After 9 weeks, does …?"
     return (opens or bool(_WHETHER.search(last))) and not _NOT_YES_NO.search(last)
 
@@ -140,7 +163,7 @@ def fits(answer: str, kind: Kind, question: str = "") -> bool:
     if len(answer) > MAX_NUMBER_TEXT:
         return False
     if kind is Kind.YES_NO:
-        return said_yes_or_no(answer) is not None
+        return said_yes_or_no(answer, question) is not None
     if kind is Kind.CHOICE:
         choices = choices_in(question[:_QUESTION_CHARS])
         value = number_in(answer)
@@ -255,11 +278,11 @@ def several_for_one(answer: str, question: str) -> str | None:
     return f"it is {count} numbers, and the question asks for one total"
 
 
-def in_asked_form(answer: str, kind: Kind) -> str:
+def in_asked_form(answer: str, kind: Kind, question: str = "") -> str:
     """A number given as the fraction the question asks for (0.5833333333 → 7/12) when it is one
     with a denominator a person writes, a program's True or False (or a sentence that says it,
     `said_yes_or_no`) as the Yes or No asked for; any other answer as it is."""
-    said = said_yes_or_no(answer) if kind is Kind.YES_NO else None
+    said = said_yes_or_no(answer, question) if kind is Kind.YES_NO else None
     if said is not None:
         return said.capitalize()
     if kind is not Kind.FRACTION or len(answer) > MAX_NUMBER_TEXT or not _DECIMAL.match(answer):

@@ -254,8 +254,10 @@ def solve(
         solution = _fall_back(solution, cot(question, context))
     if solution.answered and solution.answer is not None:  # 7/12 where a fraction is asked, not 0.5833333333
         kind = asked_kind(question)
-        votes = tuple(replace(v, answer=in_asked_form(v.answer, kind)) for v in solution.votes)  # the tally too
-        solution = replace(solution, answer=in_asked_form(solution.answer, kind), votes=votes)
+        votes = tuple(
+            replace(v, answer=in_asked_form(v.answer, kind, question)) for v in solution.votes
+        )  # the tally too
+        solution = replace(solution, answer=in_asked_form(solution.answer, kind, question), votes=votes)
     if solution.answered and solution.answer and asks_for_equation(question):  # sympy's [6] is x = 6
         solution = replace(solution, answer=_roots(solution.answer))
     return replace(solution, method=spec.name, notes=solution.notes + first_heard.changed(solution))
@@ -269,7 +271,9 @@ def _as_one(question: str) -> Callable[[str], str]:
     choices, equation, kind = choices_in(question), asks_for_equation(question), asked_kind(question)
 
     def as_one(answer: str) -> str:
-        answer = in_asked_form((percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer, kind)
+        answer = in_asked_form(
+            (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer, kind, question
+        )
         return (_roots if equation else str)(as_choice(answer, choices))
 
     return as_one

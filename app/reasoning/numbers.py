@@ -110,7 +110,8 @@ def vote_key(answer: str) -> str:
     and so do lists and tables: two of them are not one answer because their last numbers match.
     An option as the vote writes it ("(C) 5 times every 18 years") is its letter: not the number
     18 (AQuA dev: a program's 18 and that option counted as agreeing). A sentence that says "not"
-    is its text, not its number. A program's True is chain of thought's "Yes", its False "No"."""
+    is its text, not its number. A program's True is chain of thought's "Yes", its False "No"; a
+    leading article and a closing full stop do not count ("The blue whale." is "blue whale")."""
     option = _OPTION.match(answer)
     if option:
         return f"option {option.group(1)}"
@@ -118,9 +119,10 @@ def vote_key(answer: str) -> str:
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
-    folded = " ".join(answer.casefold().split())[:_KEY_CHARS]
-    return _YES_NO.get(folded.rstrip(".!"), folded)
+    folded = _ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
+    return _YES_NO.get(folded, folded)
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer
+_ARTICLE = re.compile(r"^(?:the|a|an) ")  # "The blue whale." and "blue whale" are one answer, as the grader has them
 _YES_NO = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}

@@ -14,6 +14,7 @@ from app.reasoning.answer_kind import (
     implausible,
     in_asked_form,
     percent_as_fraction,
+    said_yes_or_no,
     several_for_one,
 )
 from app.reasoning.methods import solve
@@ -88,6 +89,31 @@ def test_a_fraction_asked_for_is_given_as_one() -> None:
     assert in_asked_form("0.5833333333333334", Kind.ANY) == "0.5833333333333334"
     assert in_asked_form("3.14159265358979", Kind.FRACTION) == "3.14159265358979"  # no fraction a person writes
     assert in_asked_form("12", Kind.FRACTION) == "12" and in_asked_form("$0.50", Kind.FRACTION) == "$0.50"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "said"),
+    [
+        ("7777 is divisible by 11", "Is 7777 divisible by 11?", "yes"),  # chain of thought's answer, seen
+        ("The tank will overflow.", "12 buckets of 45 liters go into a 500-liter tank. Does the tank overflow?", "yes"),
+        ("He has enough money.", "Tom has $50. Does he have enough money?", "yes"),
+        ("It will not overflow.", "Does the tank overflow?", "no"),
+        ("3/7 is smaller than 0.43", "Is 3/7 larger than 0.43?", None),  # says neither: not read as yes
+        ("123457 is divisible by 8", "Is 123456 divisible by 8?", None),  # another number
+        ("He needs $5 more", "Tom has $50. Does he have enough money?", None),
+        ("391", "Is 391 a prime number?", None),
+    ],
+)
+def test_a_sentence_that_says_what_is_asked_says_yes(answer: str, question: str, said: str | None) -> None:
+    assert said_yes_or_no(answer, question) == said
+    assert fits(answer, Kind.YES_NO, question) is (said is not None)
+
+
+def test_chain_of_thought_saying_what_is_asked_agrees_with_a_program_s_true(sandbox: Sandbox) -> None:
+    """Seen asked: chain of thought's "7777 is divisible by 11" and PAL's True were two answers."""
+    model = ScriptedModel([pal("7777 % 11 == 0"), "Answer: 7777 is divisible by 11"], parallel=8, gain=1.0)
+    solution = solve("Is 7777 divisible by 11?", "mix", model, sandbox)
+    assert (solution.answer, solution.samples, solution.confidence.confident) == ("Yes", 2, True)
 
 
 def test_the_sets_questions_asked_yes_or_no_are_read_so() -> None:

@@ -48,7 +48,8 @@ def test_no_number(text: str) -> None:
 def test_vote_keys() -> None:
     assert vote_key("$18.00") == vote_key("18") == "18"
     assert vote_key("(C) 5 times every 18 years") == vote_key("(C) 5") == "option C" != vote_key("18")
-    assert vote_key("  Blue   Whale ") == "blue whale"
+    assert vote_key("  Blue   Whale ") == vote_key("The blue whale.") == vote_key("a blue whale") == "blue whale"
+    assert vote_key("Theresa") == "theresa" and vote_key("Anna") == "anna"  # an article only as a word
     assert vote_key("True") == vote_key("Yes.") == vote_key("yes") != vote_key("False") == vote_key("No")
     assert vote_key("Yes, 7 divides it") != vote_key("yes")  # a sentence stays its text
     assert vote_key("The sum of their ages in 2 years does not equal 28.") != vote_key("28")
