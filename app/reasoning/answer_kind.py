@@ -192,7 +192,7 @@ def implausible(answer: str, question: str) -> str | None:
     not fit each other (GSM-Hard made its questions so: Janet bakes muffins with 4933828 of her 16
     eggs, gold -9867630), and then the program that does its arithmetic as written is the one right."""
     text = question[:_QUESTION_CHARS]
-    if asked_kind(text) is Kind.YES_NO and not fits(answer, Kind.YES_NO):
+    if asked_kind(text) is Kind.YES_NO and not fits(answer, Kind.YES_NO, text):
         return "the question asks yes or no, and this is neither"
     value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
     if value is None or not math.isfinite(value):

@@ -111,7 +111,8 @@ def test_a_sentence_that_says_what_is_asked_says_yes(answer: str, question: str,
 
 def test_chain_of_thought_saying_what_is_asked_agrees_with_a_program_s_true(sandbox: Sandbox) -> None:
     """Seen asked: chain of thought's "7777 is divisible by 11" and PAL's True were two answers."""
-    model = ScriptedModel([pal("7777 % 11 == 0"), "Answer: 7777 is divisible by 11"], parallel=8, gain=1.0)
+    replies = [pal("7777 % 11 == 0"), "Answer: 7777 is divisible by 11", pot("7777 % 11 != 0")]
+    model = ScriptedModel(replies, parallel=8, gain=1.0)  # PoT is not asked: the two agree
     solution = solve("Is 7777 divisible by 11?", "mix", model, sandbox)
     assert (solution.answer, solution.samples, solution.confidence.confident) == ("Yes", 2, True)
 
@@ -202,6 +203,7 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("391", "Is 391 a prime number?", "yes or no"),
         ("3/7 is smaller than 0.43", "Is 3/7 larger than 0.43?", "yes or no"),
         ("False", "Is 391 a prime number?", None),
+        ("7777 is divisible by 11", "Is 7777 divisible by 11?", None),  # it says yes
         ("7/12", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", None),
         ("0.5833333333333334", "A pizza has 12 slices; 5 are eaten. What fraction is left?", None),
         ("7", "Tom has 4 apples and buys 3 more. How many apples does he have?", None),
