@@ -3,8 +3,8 @@
 Numbers compare by value after normalising ($, %, thousands separators, units words, fractions;
 `18.0` == `18`; relative tolerance 1e-4, but a whole-number gold is met only by a number within
 1e-4 of it: 116248 is not 116258, however large). Multiple-choice golds ("B", "(B)") compare letters.
-A yes/no gold is met by an answer that says it (`said_yes_or_no`: a program's True is "Yes"). Other text compares
-case- and space-folded, and — only when a sandbox is given — by symbolic
+A yes/no gold is met by an answer that says it (`said_yes_or_no`: a program's True is "Yes").
+Other text compares case- and space-folded, and — only when a sandbox is given — by symbolic
 equivalence computed by sympy *inside the sandbox*: model text is never parsed by sympy here.
 """
 

@@ -32,10 +32,10 @@ PERCENT_ASKED = re.compile(  # also the big answer's "%" (answer_units)
     r"|\bwie\s*viel(?:e)?\s+prozent\b|\bquel\s+pourcentage\b|\bqu[ée]\s+porcentaje\b",
     re.IGNORECASE,
 )
-# A question answered yes or no: its last question opens with a verb, or a clause then one ("Is 1001 divisible by 7?",
-# "Does he have enough money?", "Ist 97 eine Primzahl?") and asks for no quantity or alternative
-# ("Can you find how many …?", "Is it red or blue?"); or it asks "whether". Not "was": German's
-# "Was kostet …?" asks what.
+# A question answered yes or no: its last question opens with a verb, or a clause then one ("Is
+# 1001 divisible by 7?", "Does he have enough money?", "Ist 97 eine Primzahl?") and asks for no
+# quantity or alternative ("Can you find how many …?", "Is it red or blue?"); or it asks
+# "whether". Not "was": German's "Was kostet …?" asks what.
 _YES_NO_OPENS = re.compile(
     r"(?:^|,\s*)(?:is|are|were|do|does|did|can|could|will|would|should|shall|has|have|had|must|may|might"
     r"|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|can't|won't|hasn't|haven't"

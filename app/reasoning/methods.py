@@ -254,9 +254,7 @@ def solve(
         solution = _fall_back(solution, cot(question, context))
     if solution.answered and solution.answer is not None:  # 7/12 where a fraction is asked, not 0.5833333333
         kind = asked_kind(question)
-        votes = tuple(
-            replace(v, answer=in_asked_form(v.answer, kind, question)) for v in solution.votes
-        )  # the tally too
+        votes = tuple(replace(v, answer=in_asked_form(v.answer, kind, question)) for v in solution.votes)  # the tally
         solution = replace(solution, answer=in_asked_form(solution.answer, kind, question), votes=votes)
     if solution.answered and solution.answer and asks_for_equation(question):  # sympy's [6] is x = 6
         solution = replace(solution, answer=_roots(solution.answer))

@@ -257,6 +257,7 @@ def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> Non
     solution = solve(question, "mix", model, sandbox)
     assert (solution.answer, solution.samples) == ("Yes", 3)
     assert [vote.answer for vote in solution.votes] == ["Yes", "No"]
+    assert solution.confidence.level == "pal+pot, yes or no" and "computed" in solution.confidence.words
 
 
 def test_asked_yes_or_no_no_chains_decode_beside_pot(sandbox: Sandbox) -> None:
