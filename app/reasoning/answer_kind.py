@@ -48,6 +48,7 @@ _NOT_YES_NO = re.compile(
     re.IGNORECASE,
 )
 _SAID_CHARS = 300
+_ARTICLE_WORD = re.compile(r"^(?:the|a|an) ")
 _SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
 _SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
 _WORD = re.compile(r"\d+(?:[.,/]\d+)*|[^\W\d_]{3,}")  # numbers ("3/7", "0.43"), words of three letters or more
@@ -57,6 +58,14 @@ _NOT_ASKED = frozenset(
     | {"must", "may", "might", "the", "and", "for", "with", "its", "this", "that", "there", "than", "whether"}
     | {"ist", "sind", "hat", "haben", "kann", "können", "reicht", "reichen", "passt", "passen"}
 )  # a yes-or-no question's own words: an answer need not repeat them
+# "Which is heavier, a blue whale or an elephant?", "Which planet is closest to the Sun: Mars,
+# Venus or Mercury?", "Who ran farther, Tom or Jerry?": the alternatives after the comma or colon.
+_ALTERNATIVES = re.compile(
+    r"(?:which|who)\b[^,:]{0,200}?[,:]\s*(?P<listed>[^,]{1,100}(?:,\s*[^,]{1,100}){0,8}?),?\s+or\s+(?P<last>[^,]{1,100})",
+    re.IGNORECASE,
+)
+_ALTERNATIVES_CHARS = 2000
+_FULL_STOP = re.compile(r"[.!?](?=\s)|\n")
 _SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")  # not a decimal point
 _DECIMAL_ASKED = re.compile(
     r"\bdecimal\s+places?\b|\bas\s+a\s+decimal\b|\bnearest\s+(?:tenth|hundredth)", re.IGNORECASE
@@ -145,6 +154,36 @@ def _last_sentence(text: str) -> tuple[bool, str]:
     tail = tail.rstrip("?.! ")
     ends = [match.end() for match in _SENTENCE_END.finditer(tail)]
     return asked, tail[ends[-1] if ends else 0 :]
+
+
+def alternatives_in(question: str) -> tuple[str, ...]:
+    """The alternatives a question's last sentence asks to choose between ("Which is heavier, a blue
+    whale or an elephant?" → "a blue whale", "an elephant"), as written; () where it names none."""
+    text = question[:_QUESTION_CHARS]
+    end = text.rfind("?")  # the last question, whatever follows it ("… Answer with the animal.")
+    head = text[max(0, end - _ALTERNATIVES_CHARS) : max(0, end)]
+    starts = [match.end() for match in _FULL_STOP.finditer(head)]
+    found = _ALTERNATIVES.match(head[starts[-1] if starts else 0 :].strip()) if end > 0 else None
+    if found is None:
+        return ()
+    named = [*found.group("listed").split(","), found.group("last")]
+    return tuple(dict.fromkeys(name.strip() for name in named if name.strip()))
+
+
+def named_alternative(answer: str, alternatives: tuple[str, ...]) -> str | None:
+    """The one alternative a short answer names ("Mercury is closest to the Sun." → "Mercury";
+    "the blue whale" → "a blue whale"), as the question writes it; None where it names none or
+    several ("Tom ran farther than Jerry")."""
+    if not alternatives or len(answer) > _SAID_CHARS:
+        return None
+    text = " ".join(answer.casefold().split())
+    named = [name for name in alternatives if _names(text, name)]
+    return named[0] if len(named) == 1 else None
+
+
+def _names(text: str, alternative: str) -> bool:
+    core = _ARTICLE_WORD.sub("", " ".join(alternative.casefold().split()))
+    return bool(core) and re.search(rf"(?<!\w){re.escape(core)}(?!\w)", text) is not None
 
 
 def _asks_yes_or_no(text: str) -> bool:

@@ -38,10 +38,12 @@ from app.data import DataSet
 from app.reasoning.answer_kind import (
     YES_OR_NO,
     Kind,
+    alternatives_in,
     asked_kind,
     implausible,
     in_asked_form,
     large_numbers,
+    named_alternative,
     percent_as_fraction,
     whole_numbers,
 )
@@ -264,14 +266,16 @@ def solve(
 def _as_one(question: str) -> Callable[[str], str]:
     """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
     km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, a percentage or a
-    decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12), and a
-    program's True as the Yes asked for."""
+    decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12), a
+    program's True as the Yes asked for, and an answer naming one of the alternatives asked about
+    as that alternative ("Mercury is closest to the Sun." and a program's "Mercury")."""
     choices, equation, kind = choices_in(question), asks_for_equation(question), asked_kind(question)
+    alternatives = alternatives_in(question)
 
     def as_one(answer: str) -> str:
-        answer = in_asked_form(
-            (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer, kind, question
-        )
+        fraction = (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer
+        answer = in_asked_form(fraction, kind, question)
+        answer = named_alternative(answer, alternatives) or answer
         return (_roots if equation else str)(as_choice(answer, choices))
 
     return as_one

@@ -9,10 +9,12 @@ import pytest
 
 from app.reasoning.answer_kind import (
     Kind,
+    alternatives_in,
     asked_kind,
     fits,
     implausible,
     in_asked_form,
+    named_alternative,
     percent_as_fraction,
     said_yes_or_no,
     several_for_one,
@@ -283,3 +285,39 @@ def test_an_answer_that_is_no_yes_or_no_is_not_counted(sandbox: Sandbox) -> None
     solution = solve(question, "mix", model, sandbox)
     assert (solution.answer, solution.samples) == ("No", 3) and not solution.confidence.confident
     assert any("is not counted: the question asks yes or no" in note for note in solution.notes)
+
+
+@pytest.mark.parametrize(
+    ("question", "alternatives"),
+    [
+        ("Which is heavier, a blue whale or an elephant? Answer with the animal.", ("a blue whale", "an elephant")),
+        ("Which planet is closest to the Sun: Mars, Venus or Mercury?", ("Mars", "Venus", "Mercury")),
+        (
+            "Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?",
+            ("a pack of 3 for $4.50", "a pack of 5 for $7"),
+        ),
+        ("Who ran farther, Tom or Jerry?", ("Tom", "Jerry")),
+        ("Of a mouse, a horse and a cat, which is the heaviest?", ()),  # listed before the question: not read
+        ("How many apples, 3 or 4?", ()),
+        ("Tom has 3 apples or 4 pears. Which is more?", ()),
+    ],
+)
+def test_the_alternatives_a_question_asks_between(question: str, alternatives: tuple[str, ...]) -> None:
+    assert alternatives_in(question) == alternatives
+
+
+def test_an_answer_naming_one_alternative_is_that_alternative(sandbox: Sandbox) -> None:
+    """Chain of thought's "Mercury is closest to the Sun." and PAL's "Mercury" were two answers."""
+    planets = alternatives_in("Which planet is closest to the Sun: Mars, Venus or Mercury?")
+    assert [named_alternative(answer, planets) for answer in ("Mercury is closest.", "mercury", "0.39")] == [
+        "Mercury", "Mercury", None,
+    ]  # fmt: skip
+    assert named_alternative("Venus is farther than Mercury", planets) is None  # names two
+    assert named_alternative("The blue whale.", ("a blue whale", "an elephant")) == "a blue whale"
+    assert named_alternative("Tommy", ("Tom", "Jerry")) is None  # a whole name only
+    question = "Which planet is closest to the Sun: Mars, Venus or Mercury?"
+    model = ScriptedModel(
+        [pal("'Mercury'"), "Answer: Mercury is closest to the Sun.", pot("'Venus'")], parallel=8, gain=1.0
+    )
+    solution = solve(question, "mix", model, sandbox)
+    assert (solution.answer, solution.samples, solution.confidence.confident) == ("Mercury", 2, True)
