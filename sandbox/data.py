@@ -12,7 +12,8 @@ programs in the window). A table therefore also takes the commonest pandas habit
 meaning: `t["mpg"]` is the column (a `Column`, a tuple of the values); comparing a column gives a
 mask (`t["mpg"] > 30`, joined with `&`, `|`, `~`) and `t[mask]` the rows it keeps; columns add,
 multiply and divide value by value; `.sum()`, `.mean()`, `.median()`, `.max()`, `.min()`,
-`.count()`, `.nunique()` leave missing values (None) out, as pandas leaves out NaN; a date column's
+`.count()`, `.nunique()`, `.any()`, `.all()` leave missing values (None) out, as pandas leaves out
+NaN; a column is no single truth (`if t["mpg"] > 30:` raises, as in pandas); a date column's
 `.dt.year`, `.dt.month`, `.dt.day`. Anything further is an AttributeError, which the app's second
 look reads.
 """
@@ -82,6 +83,19 @@ class Column(tuple[Any, ...]):
 
     def __invert__(self) -> Column:
         return Column(not value for value in self)
+
+    def __bool__(self) -> bool:
+        """As pandas: a column (a mask most often) is no single truth. `all(t["Name"] == "Ana" for
+        …)` printed True for any table, each mask a non-empty tuple; now it says what to write."""
+        raise ValueError(
+            "the truth value of a column is ambiguous: use .any() or .all() on it, or compare one row's value"
+        )
+
+    def any(self) -> bool:
+        return any(self._values())
+
+    def all(self) -> bool:
+        return all(self._values())
 
     def _values(self) -> list[Any]:
         return [value for value in self if value is not None]

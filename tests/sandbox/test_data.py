@@ -91,6 +91,10 @@ PANDAS_DATA = {
         ("t[t['amount'] > 1000]['amount'].mean() != t[t['amount'] > 1000]['amount'].mean()", True),  # NaN
         ("[r['amount'] for r in t[1:3]]", [700.0, 7.25]),
         ("sum(t['units'].tolist()[:2])", 3),
+        (
+            "((t['category'] == 'rent').any(), (t['amount'] > 5).all(), (t['units'] > 3).all())",
+            [True, False, False],
+        ),  # NaN > 5 is False, as in pandas
     ],
 )
 def test_the_pandas_habits_the_model_writes_work_with_pandas_meaning(
@@ -108,6 +112,9 @@ def test_the_pandas_habits_the_model_writes_work_with_pandas_meaning(
         ("t[t['units'] == 1][t['units'] == 1]", "a mask of 4 values for a table of 1 rows"),
         ("t['amount'] + (1, 2)", "columns of 4 and 2 values cannot be paired"),
         ("t.groupby('category')", "AttributeError"),
+        # a mask is no single truth: `all(mask for …)` printed True for any table, each mask non-empty
+        ("all(t['category'] == 'rent' for month in range(3))", "truth value of a column is ambiguous: use .any()"),
+        ("'yes' if t['amount'] > 100 else 'no'", "truth value of a column is ambiguous"),
     ],
 )
 def test_pandas_habits_beyond_these_fail_with_a_clear_message(sandbox: Sandbox, code: str, said: str) -> None:
