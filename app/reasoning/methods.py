@@ -273,8 +273,8 @@ def _as_one(question: str) -> Callable[[str], str]:
     alternatives = alternatives_in(question)
 
     def as_one(answer: str) -> str:
-        fraction = (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer
-        answer = in_asked_form(fraction, kind, question)
+        read = (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer
+        answer = in_asked_form(read, kind, question)
         answer = named_alternative(answer, alternatives) or answer
         return (_roots if equation else str)(as_choice(answer, choices))
 
@@ -398,10 +398,11 @@ def _unsettled(solution: Solution, question: str) -> bool:
     thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md). Nor
     where both programs computed one yes or no: chains agreeing on the other is no evidence (one of
     two answers), and three of them outvoted two programs' True for "Is 1001 divisible by 7?"."""
-    return solution.confidence.level != "redone" and not large_numbers(question) and not _programs_agree(solution)
+    decided = large_numbers(question) or _programs_agree_yes_or_no(solution)
+    return solution.confidence.level != "redone" and not decided
 
 
-def _programs_agree(solution: Solution) -> bool:
+def _programs_agree_yes_or_no(solution: Solution) -> bool:
     """Both programs of a mixed vote answered one yes or no (their True or False)."""
     said = [vote_key(s.answer) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
     return len(said) == 2 and said[0] == said[1] in YES_OR_NO
