@@ -91,6 +91,9 @@ class WorkingView(QWidget):
         self.check_working_button.setToolTip("Each line's arithmetic and result against the solution (Ctrl+Enter)")
         self.my_verdicts = Label("")
         self.my_verdicts.setWordWrap(True)
+        # From its first line down where the pane is short (150 % on a 768 px screen): centred, the
+        # first line, the one a student reads first, was cut in half above the box.
+        self.my_verdicts.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.my_verdicts.setVisible(False)
         self._working_for = ""  # the question the working in the box was written for ("": none solved yet)
         self._put_aside: dict[str, str] = {}  # other questions' workings, by question, until shown again

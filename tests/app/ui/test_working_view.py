@@ -119,6 +119,7 @@ def test_check_my_working_marks_each_line_from_the_keyboard_and_is_exported(
     with qtbot.waitSignal(window.work.checked_changed, timeout=30_000):
         qtbot.keyClick(view.my_working, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     shown = view.my_verdicts.text().splitlines()
+    assert view.my_verdicts.alignment() & Qt.AlignmentFlag.AlignTop  # its first line shows where the pane is short
     assert shown[0].startswith("✓ 1. 5 x 3 = 15 — right")
     assert shown[1] == "✗ 2. $23 - $15 = $9 — arithmetic slip: that is 8, not 9"
     assert shown[-1] == "Look again at line 2."
