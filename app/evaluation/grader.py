@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from app.reasoning.answer_kind import YES_OR_NO, said_yes_or_no
 from app.reasoning.choices import stated_choice
-from app.reasoning.numbers import number_in, numbers_equal, vote_key
+from app.reasoning.numbers import LEADING_ARTICLE, number_in, numbers_equal, vote_key
 from sandbox import Sandbox
 
 MAX_SYMBOLIC_CHARS = 500
@@ -78,4 +78,4 @@ def symbolically_equal(left: str, right: str, sandbox: Sandbox) -> bool:
 
 def _folded(text: str) -> str:
     """Case, spaces, currency and a leading article do not matter: "The blue whale." == "blue whale"."""
-    return _DECORATIONS.sub("", re.sub(r"^\s*(the|a|an)\s+", "", text.casefold())).rstrip(".")
+    return _DECORATIONS.sub("", LEADING_ARTICLE.sub("", text.casefold())).rstrip(".")

@@ -18,7 +18,7 @@ import re
 from fractions import Fraction
 
 from app.reasoning.choices import choices_in, matching_choice, stated_choice
-from app.reasoning.numbers import MAX_NUMBER_TEXT, number_in, vote_key
+from app.reasoning.numbers import LEADING_ARTICLE, MAX_NUMBER_TEXT, number_in, vote_key
 
 _QUESTION_CHARS = MAX_NUMBER_TEXT * 20
 _FRACTION = re.compile(
@@ -48,7 +48,6 @@ _NOT_YES_NO = re.compile(
     re.IGNORECASE,
 )
 _SAID_CHARS = 300
-_ARTICLE_WORD = re.compile(r"^(?:the|a|an) ")
 _SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
 _SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
 _WORD = re.compile(r"\d+(?:[.,/]\d+)*|[^\W\d_]{3,}")  # numbers ("3/7", "0.43"), words of three letters or more
@@ -182,7 +181,7 @@ def named_alternative(answer: str, alternatives: tuple[str, ...]) -> str | None:
 
 
 def _names(text: str, alternative: str) -> bool:
-    core = _ARTICLE_WORD.sub("", " ".join(alternative.casefold().split()))
+    core = LEADING_ARTICLE.sub("", " ".join(alternative.casefold().split()))
     return bool(core) and re.search(rf"(?<!\w){re.escape(core)}(?!\w)", text) is not None
 
 

@@ -119,10 +119,10 @@ def vote_key(answer: str) -> str:
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
-    folded = _ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
+    folded = LEADING_ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
     return _YES_NO.get(folded, folded)
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer
-_ARTICLE = re.compile(r"^(?:the|a|an) ")  # "The blue whale." and "blue whale" are one answer, as the grader has them
+LEADING_ARTICLE = re.compile(r"^\s*(?:the|a|an)\s+")  # of casefolded text: "the blue whale" is "blue whale"
 _YES_NO = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import datetime
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -221,10 +222,7 @@ def unread_measure(program: str, question: str, column: str, values: Iterable[st
     if column.casefold() in texts or any(value.casefold() in texts for value in values):
         return None
     words = [set(re.findall(r"[^\W\d_]{3,}", value.casefold())) for value in values]
-    counted: dict[str, int] = {}
-    for said in words:
-        for word in said:
-            counted[word] = counted.get(word, 0) + 1
+    counted = Counter(word for said in words for word in said)
     asked = question.casefold()
     named = [
         value
