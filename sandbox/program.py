@@ -15,6 +15,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sandbox import data
+
 PROGRAM_FILENAME = "<program>"
 
 # Modules a program may import: the standard library's math-ish modules, sympy, and a few
@@ -117,13 +119,17 @@ def execute(code: str, namespace: dict[str, Any], tracer: Tracing | None = None)
     return Outcome("ok")
 
 
+_MACHINERY = frozenset({__file__, data.__file__})
+
+
 def describe_exception(exc: BaseException) -> Outcome:
     if isinstance(exc, OSError) and exc.errno == 12:  # ENOMEM, e.g. a huge mmap
         return Outcome("memory", f"{type(exc).__name__}: {exc}")
     try:
         tb = traceback.TracebackException.from_exception(exc, capture_locals=False)
-        # Show the program's frames and the libraries it called, not this module's machinery.
-        frames = [f for f in tb.stack if f.filename != __file__]
+        # Show the program's frames and the libraries it called, not this module's machinery nor
+        # the data helper's: its message says what the program did wrong ("no column 'Nmae'").
+        frames = [f for f in tb.stack if f.filename not in _MACHINERY]
         first = next((i for i, f in enumerate(frames) if f.filename == PROGRAM_FILENAME), len(frames))
         tb.stack = traceback.StackSummary.from_list(frames[first:])
         text = "".join(tb.format())

@@ -60,6 +60,15 @@ def test_a_column_by_its_name_as_models_write_it_and_math_and_datetime_without_i
     assert sandbox.run("ans = tables['expenses'][0].get('Year', 0)", data=DATA).values["ans"].json == 0
 
 
+def test_an_error_in_the_data_helper_names_the_program_s_line_only(sandbox: Sandbox) -> None:
+    """The traceback showed a frame of sandbox/data.py under the program's line: a student sees a
+    file they never wrote. The helper's message says what the program did wrong."""
+    result = sandbox.run("x = 1\nans = tables['expenses']['price']", data=DATA)
+    assert result.error_line == 2
+    assert "line 2" in (result.error or "") and "no column 'price'" in (result.error or "")
+    assert "data.py" not in (result.error or "") and (result.error or "").count("File ") == 1
+
+
 PANDAS_DATA = {
     "expenses": {
         "columns": ["date", "category", "amount", "units"],
