@@ -48,6 +48,7 @@ _NOT_YES_NO = re.compile(
     re.IGNORECASE,
 )
 _SAID_CHARS = 300
+_SAID_LINES = 12  # a program's printed working, then its verdict
 _SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
 _SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
 _WORD = re.compile(r"\d+(?:[.,/]\d+)*|[^\W\d_]{3,}")  # numbers ("3/7", "0.43"), words of three letters or more
@@ -59,11 +60,19 @@ _NOT_ASKED = frozenset(
 )  # a yes-or-no question's own words: an answer need not repeat them
 # "Which is heavier, a blue whale or an elephant?", "Which planet is closest to the Sun: Mars,
 # Venus or Mercury?", "Who ran farther, Tom or Jerry?": the alternatives after the comma or colon.
-_ALTERNATIVES = re.compile(
-    r"(?:which|who)\b[^,:]{0,200}?[,:]\s*(?P<listed>[^,]{1,100}(?:,\s*[^,]{1,100}){0,8}?),?\s+or\s+(?P<last>[^,]{1,100})",
+_ALTERNATIVES = re.compile(  # after a clause too ("For 120 minutes, which is cheaper, …"); "2,400 ml" is one
+    r"(?:^|,\s*)(?:which|who)\b[^,:]{0,200}?[,:]\s*(?P<listed>(?:[^,]|,(?=\d{3})){1,100}"
+    r"(?:,\s*(?:[^,]|,(?=\d{3})){1,100}){0,8}?),?\s+or\s+(?P<last>(?:[^,]|,(?=\d{3})){1,100})",
     re.IGNORECASE,
 )
+_BETWEEN_ALTERNATIVES = re.compile(r",(?!\d{3})")
 _ALTERNATIVES_CHARS = 2000
+_WRITTEN_VALUE = re.compile(
+    r"\s*\$?\s*(-?\d{1,15}(?:,\d{3})*(?:\.\d{1,12})?)\s*(?:/\s*(\d{1,12}(?:\.\d{1,12})?)"
+    r"|(?:\^|\*\*|to\s+the\s+power\s+of)\s*(\d{1,2}))?\s*(%)?\s*\.?\s*"
+)
+_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]{3,}")
+_LINKING = frozenset({"the", "and", "than", "one", "that", "this", "with"})  # name no alternative
 _FULL_STOP = re.compile(r"[.!?](?=\s)|\n")
 _SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")  # not a decimal point
 _DECIMAL_ASKED = re.compile(
@@ -125,8 +134,17 @@ def said_yes_or_no(answer: str, question: str = "") -> str | None:
     number", "391 is not a prime number because …": programs print these), or one that says what
     the `question` asks without a not ("7777 is divisible by 11" to "Is 7777 divisible by 11?":
     each of its words and numbers); else None. "3/7 is smaller than 0.43" answers "Is 3/7 larger
-    than 0.43?" with neither."""
-    if len(answer) > _SAID_CHARS or "\n" in answer.strip():
+    than 0.43?" with neither. A program's output of several lines says what its last line says
+    ("1001 / 7 = 143.0" then "True"), unless an earlier line is a bare yes or no that differs:
+    several checks printed are no one answer."""
+    lines = [line for line in answer[: _SAID_CHARS * _SAID_LINES].splitlines() if line.strip()]
+    if len(answer) > _SAID_CHARS * _SAID_LINES or not 0 < len(lines) <= _SAID_LINES:
+        return None
+    if len(lines) > 1:
+        last = said_yes_or_no(lines[-1], question)
+        bare = {vote_key(line) for line in lines[:-1]} & set(YES_OR_NO)
+        return last if bare <= {last} else None
+    if len(answer) > _SAID_CHARS:
         return None
     key = vote_key(answer)
     if key in YES_OR_NO:
@@ -162,10 +180,10 @@ def alternatives_in(question: str) -> tuple[str, ...]:
     end = text.rfind("?")  # the last question, whatever follows it ("… Answer with the animal.")
     head = text[max(0, end - _ALTERNATIVES_CHARS) : max(0, end)]
     starts = [match.end() for match in _FULL_STOP.finditer(head)]
-    found = _ALTERNATIVES.match(head[starts[-1] if starts else 0 :].strip()) if end > 0 else None
+    found = _ALTERNATIVES.search(head[starts[-1] if starts else 0 :].strip()) if end > 0 else None
     if found is None:
         return ()
-    named = [*found.group("listed").split(","), found.group("last")]
+    named = [*_BETWEEN_ALTERNATIVES.split(found.group("listed")), found.group("last")]
     return tuple(dict.fromkeys(name.strip() for name in named if name.strip()))
 
 
@@ -177,7 +195,44 @@ def named_alternative(answer: str, alternatives: tuple[str, ...]) -> str | None:
         return None
     text = " ".join(answer.casefold().split())
     named = [name for name in alternatives if _names(text, name)]
+    value = _value_of(answer)
+    if not named and value is not None:  # a program's 1024 for "2 to the power of 10"
+        named = [name for name in alternatives if _value_of(name) == value]
+    if not named:  # "The pack of 5 is cheaper." or a program's 5: what only one alternative says
+        said = _tokens(text)
+        named = [name for name in alternatives if said & _own_tokens(name, alternatives)]
     return named[0] if len(named) == 1 else None
+
+
+def _tokens(text: str) -> set[str | Fraction]:
+    """Its numbers by value ("4.50" is 4.5) and its words of three letters or more, folded."""
+    return {
+        Fraction(token.rstrip(",").replace(",", "")) if token[0].isdigit() else token
+        for token in _TOKEN.findall(text.casefold())
+        if token not in _LINKING
+    }
+
+
+def _own_tokens(name: str, alternatives: tuple[str, ...]) -> set[str | Fraction]:
+    """What an alternative says that no other does: "3" and "4.50" of "a pack of 3 for $4.50"
+    beside "a pack of 5 for $7"."""
+    others = set().union(*(_tokens(other) for other in alternatives if other != name))
+    return _tokens(name) - others
+
+
+def _value_of(text: str) -> Fraction | None:
+    """The value a short text writes as a number, a fraction, a percentage or a power ("1,024",
+    "3/4", "75%", "2^10", "2 to the power of 10"); None for anything else."""
+    written = _WRITTEN_VALUE.fullmatch(text.casefold()) if len(text) <= MAX_NUMBER_TEXT else None
+    if written is None:
+        return None
+    number, over, power, percent = written.groups()
+    value = Fraction(number.replace(",", ""))
+    if over:
+        value = value / Fraction(over) if Fraction(over) else value
+    elif power:
+        value = value ** int(power)
+    return value / 100 if percent else value
 
 
 def _names(text: str, alternative: str) -> bool:
@@ -319,10 +374,14 @@ def several_for_one(answer: str, question: str) -> str | None:
 def in_asked_form(answer: str, kind: Kind, question: str = "") -> str:
     """A number given as the fraction the question asks for (0.5833333333 → 7/12) when it is one
     with a denominator a person writes, a program's True or False (or a sentence that says it,
-    `said_yes_or_no`) as the Yes or No asked for; any other answer as it is."""
+    `said_yes_or_no`) as the Yes or No asked for, an answer that names one of the alternatives
+    the question asks between as that alternative (`named_alternative`); any other as it is."""
     said = said_yes_or_no(answer, question) if kind is Kind.YES_NO else None
     if said is not None:
         return said.capitalize()
+    named = named_alternative(answer, alternatives_in(question))
+    if named is not None:
+        return named
     if kind is not Kind.FRACTION or len(answer) > MAX_NUMBER_TEXT or not _DECIMAL.match(answer):
         return answer
     value = float(answer)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Unpack
 
 from app.reasoning import prompts
-from app.reasoning.extract import answer_line, concluded, sentence_number
+from app.reasoning.answer_kind import alternatives_in, named_alternative
+from app.reasoning.extract import MAX_CONCLUDING_CHARS, answer_line, concluded, sentence_number
 from app.reasoning.plain_math import plain_math
 from app.reasoning.session import (
     ContextOptions,
@@ -56,8 +57,17 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     )
     draft.finish_reply = plain_math(reply)
     said = answer_line(reply)  # a sentence there is read as the number it states
-    answer = sentence_number(said, question) if said else concluded(draft.finish_reply)
+    answer = sentence_number(said, question) if said else concluded_answer(draft.finish_reply, question)
     if answer is None:
         draft.error = "The reasoning states no final answer (no \\boxed{…} and no line starting with 'Answer:')."
         return SolveStatus.NO_ANSWER_LINE, None
     return SolveStatus.ANSWERED, answer
+
+
+def concluded_answer(reasoning: str, question: str) -> str | None:
+    """What reasoning without an answer line ends on: the one alternative its last line names
+    where the question asks which of some ("Conclusion: The 5-pack is cheaper per pen." for "…, a
+    pack of 3 for $4.50 or a pack of 5 for $7?": not read, or read as its 5), else its number."""
+    lines = reasoning[-4 * MAX_CONCLUDING_CHARS :].strip().splitlines()
+    named = named_alternative(lines[-1], alternatives_in(question)) if lines else None
+    return named or concluded(reasoning)

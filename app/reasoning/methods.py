@@ -38,12 +38,10 @@ from app.data import DataSet
 from app.reasoning.answer_kind import (
     YES_OR_NO,
     Kind,
-    alternatives_in,
     asked_kind,
     implausible,
     in_asked_form,
     large_numbers,
-    named_alternative,
     percent_as_fraction,
     whole_numbers,
 )
@@ -270,13 +268,10 @@ def _as_one(question: str) -> Callable[[str], str]:
     program's True as the Yes asked for, and an answer naming one of the alternatives asked about
     as that alternative ("Mercury is closest to the Sun." and a program's "Mercury")."""
     choices, equation, kind = choices_in(question), asks_for_equation(question), asked_kind(question)
-    alternatives = alternatives_in(question)
 
     def as_one(answer: str) -> str:
         read = (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer
-        answer = in_asked_form(read, kind, question)
-        answer = named_alternative(answer, alternatives) or answer
-        return (_roots if equation else str)(as_choice(answer, choices))
+        return (_roots if equation else str)(as_choice(in_asked_form(read, kind, question), choices))
 
     return as_one
 

@@ -37,7 +37,7 @@ def disputed(row: dict[str, Any]) -> bool:
     """The first round's chain of thought and PAL disagree (as the records are re-read)."""
     same = _as_one(row["question"])
     first_round = [s for s in row["sampled"] if s["method"] in FIRST][:3]  # not a second round's chains
-    first = {s["method"]: _reread(s)["answer"] for s in first_round}
+    first = {s["method"]: _reread(s, row["question"])["answer"] for s in first_round}
     keys = [vote_key(same(first[m])) if first.get(m) is not None else None for m in ("cot", "pal")]
     return keys[0] is None or keys[0] != keys[1]
 

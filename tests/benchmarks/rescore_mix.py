@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from app.evaluation.grader import grade
 from app.reasoning.answer_kind import implausible, large_numbers, whole_numbers
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
-from app.reasoning.extract import concluded
+from app.reasoning.cot import concluded_answer
 from app.reasoning.methods import (
     _as_one,
     _options_only,
@@ -62,9 +61,10 @@ def _voted(by_method: dict[str, str | None], order: tuple[str, ...], question: s
     return votes[0].answer if votes else None
 
 
-def _counted(sample: dict[str, Any], same: Callable[[str], str], sandbox: Sandbox) -> str | None:
+def _counted(sample: dict[str, Any], question: str, sandbox: Sandbox) -> str | None:
     """A chain of thought's answer as the second round counts it: redone where its arithmetic slipped."""
-    answer = _reread(sample).get("answer")
+    same = _as_one(question)
+    answer = _reread(sample, question).get("answer")
     if answer is None:
         return None
     redone = redo_arithmetic(sample.get("reasoning") or "", answer, sandbox)
@@ -76,11 +76,11 @@ def _second_round(
 ) -> tuple[str | None, str]:
     """The second round's vote: `head` (the first round's answers, chain of thought's counted
     redone, in tie order) and as many chains of thought of `extra` as the product asks; its level."""
-    same, question = _as_one(row["question"]), row["question"]
+    question = row["question"]
     whole = whole_numbers(question)
     first = vote(_counted_answers(head, question), whole=whole)
     chains = chains_needed(first[0].count if first else 0)
-    answers = head + [_counted(s, same, sandbox) for s in extra[:chains]]
+    answers = head + [_counted(s, question, sandbox) for s in extra[:chains]]
     votes = vote(_counted_answers(answers, question), whole=whole)
     if not votes or (len(votes) > 1 and votes[1].count == votes[0].count):
         return (votes[0].answer if votes else None), "second round, split"
@@ -107,12 +107,12 @@ def _level(by_method: dict[str, str | None], answer: str | None, redone: float |
     return f"{level}-pot" if level == "cot+pal" and "pot" in by_method else level
 
 
-def _reread(sample: dict[str, Any]) -> dict[str, Any]:
-    """Chain of thought's answer as this checkout reads it: where the record has none, the number
-    its kept reasoning concludes with (`extract.concluded`)."""
+def _reread(sample: dict[str, Any], question: str) -> dict[str, Any]:
+    """Chain of thought's answer as this checkout reads it: where the record has none, what its
+    kept reasoning concludes with (`cot.concluded_answer`)."""
     if sample["method"] != "cot" or sample.get("answer") is not None:
         return sample
-    return {**sample, "answer": concluded(sample.get("reasoning") or "")}
+    return {**sample, "answer": concluded_answer(sample.get("reasoning") or "", question)}
 
 
 def _second_rounds(paths: list[Path]) -> dict[int, list[dict[str, Any]]]:
@@ -131,7 +131,7 @@ def main() -> None:
     slipped: Counter[bool] = Counter()  # chain of thought's answers whose arithmetic slipped: right or not
     sandbox = Sandbox()
     for row in rows:
-        first = [_reread(s) for s in row["sampled"] if s["method"] in FIRST][:3]
+        first = [_reread(s, row["question"]) for s in row["sampled"] if s["method"] in FIRST][:3]
         same, question = _as_one(row["question"]), row["question"]
         by_method = {s["method"]: same(s["answer"]) if s["answer"] is not None else None for s in first}
         reasoned = by_method.get("cot")
@@ -152,7 +152,7 @@ def main() -> None:
         extra = row["sampled"][len(first) :] or later.get(row["index"], [])
         disputed = level in ("tie", "pal+pot", "cot+pot", "wrong kind") and not large_numbers(question)
         if disputed and extra:  # chain of thought and PAL disagree: the second round decides
-            head = {**asked, "cot": _counted(cot, same, sandbox) if asked.get("cot") else None}
+            head = {**asked, "cot": _counted(cot, question, sandbox) if asked.get("cot") else None}
             mix, level = _second_round(row, [head.get(m) for m in ("cot", "pal", "pot") if m in head], extra, sandbox)
         elif disputed:
             level = f"{level}, no second round in the records"

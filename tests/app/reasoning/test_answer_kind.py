@@ -119,6 +119,30 @@ def test_chain_of_thought_saying_what_is_asked_agrees_with_a_program_s_true(sand
     assert (solution.answer, solution.samples, solution.confidence.confident) == ("Yes", 2, True)
 
 
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        ("1001 / 7 = 143.0\nTrue", "yes"),  # printed working, then the verdict
+        ("Remainder: 5\n\nNo, 391 is not divisible by 7", "no"),
+        ("True\nTrue", "yes"),
+        ("True\nFalse", None),  # two checks printed: no one answer
+        ("Yes\n391 is not prime", None),
+        ("143.0\n7", None),  # says neither
+        ("x\n" * 20 + "True", None),  # more lines than a program's working
+    ],
+)
+def test_a_program_s_last_line_says_its_yes_or_no(output: str, said: str | None) -> None:
+    assert said_yes_or_no(output, "Is 1001 divisible by 7?") == said
+
+
+def test_a_program_printing_its_working_then_true_agrees_with_a_yes(sandbox: Sandbox) -> None:
+    """PAL's output "1001 / 7 = 143.0 / True" was an answer of its own, neither yes nor no."""
+    working = "```python\nprint('1001 / 7 =', 1001 / 7)\nprint(1001 % 7 == 0)\n```"
+    model = ScriptedModel([working, "1001 = 7 × 143.\nAnswer: Yes"], parallel=8, gain=1.0)
+    solution = solve("Is 1001 divisible by 7?", "mix", model, sandbox)
+    assert (solution.answer, solution.samples, solution.confidence.confident) == ("Yes", 2, True)
+
+
 def test_the_sets_questions_asked_yes_or_no_are_read_so() -> None:
     """Every question of the yes/no set is read as one, no GSM8K question of tests/data is (nor any of
     GSM8K's 1,319 test questions: checked once against the shared file)."""
@@ -297,6 +321,8 @@ def test_an_answer_that_is_no_yes_or_no_is_not_counted(sandbox: Sandbox) -> None
             ("a pack of 3 for $4.50", "a pack of 5 for $7"),
         ),
         ("Who ran farther, Tom or Jerry?", ("Tom", "Jerry")),
+        ("Which holds more, a tank of 2.5 L or a jug of 2,400 mL?", ("a tank of 2.5 L", "a jug of 2,400 mL")),
+        ("For 120 minutes, which is cheaper, plan A or plan B?", ("plan A", "plan B")),  # after a clause
         ("Of a mouse, a horse and a cat, which is the heaviest?", ()),  # listed before the question: not read
         ("How many apples, 3 or 4?", ()),
         ("Tom has 3 apples or 4 pears. Which is more?", ()),
@@ -321,3 +347,37 @@ def test_an_answer_naming_one_alternative_is_that_alternative(sandbox: Sandbox) 
     )
     solution = solve(question, "mix", model, sandbox)
     assert (solution.answer, solution.samples, solution.confidence.confident) == ("Mercury", 2, True)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "named"),
+    [
+        ("Which is larger, 2 to the power of 10 or 1000?", "1024", "2 to the power of 10"),  # its value
+        ("Which is larger, 2 to the power of 10 or 1000?", "2^10", "2 to the power of 10"),  # its notation
+        ("Which is larger, 2 to the power of 10 or 1000?", "1,000", "1000"),
+        ("Which is larger, 3/4 or 0.7?", "0.75", "3/4"),
+        ("Which is larger, 3/4 or 0.7?", "75%", "3/4"),
+        ("Which is larger, 3/4 or 0.7?", "0.8", None),
+        ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "3", "a pack of 3 for $4.50"),
+        ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "1.4", None),  # a price per pen
+        ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "4", None),  # not 4.50
+        (
+            "Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?",
+            "The pack of 5.",
+            "a pack of 5 for $7",
+        ),
+        (
+            "Which is the better buy: a box of 12 for $3.60 or a box of 18 for $5.58?",
+            "The box of 12 eggs",
+            "a box of 12 for $3.60",
+        ),
+        ("Which is the better buy: a box of 12 for $3.60 or a box of 18 for $5.58?", "12 beats 18", None),  # both
+        ("Which rope is the longest: the red rope, the blue rope or the green rope?", "The red one.", "the red rope"),
+        ("Which costs more: 3 pens for $6 or 6 pencils for $3?", "3", None),  # named by both
+    ],
+)
+def test_a_program_s_number_names_the_alternative_of_that_value(question: str, answer: str, named: str | None) -> None:
+    """A program prints a value, not a name: 1024 for "2 to the power of 10", the pack size 3 for
+    "a pack of 3 for $4.50"; a sentence names a part: "The pack of 5 pens is cheaper per pen." (all
+    seen, each a vote of its own against another method's name)."""
+    assert named_alternative(answer, alternatives_in(question)) == named

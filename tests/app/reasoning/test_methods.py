@@ -185,6 +185,20 @@ def test_chain_of_thought_answering_in_a_sentence_is_read_as_its_number(sandbox:
     assert solution.answer == "315"
 
 
+@pytest.mark.parametrize(
+    ("last_line", "answer"),
+    [
+        ("Conclusion: The 5-pack is cheaper per pen.", "a pack of 5 for $7"),  # seen: no answer read
+        ("Therefore, a pack of 5 is cheaper at 1.4 dollars a pen.", "a pack of 5 for $7"),  # not its 1.4
+        ("Therefore, the cheaper one costs $1.40 a pen.", "$1.40"),  # names none: its number
+    ],
+)
+def test_chain_of_thought_ending_on_an_alternative_answers_it(sandbox: Sandbox, last_line: str, answer: str) -> None:
+    question = "Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?"
+    reply = f"Cost per pen = $4.50 / 3 = $1.50\nCost per pen = $7 / 5 = $1.40\n\n{last_line}"
+    assert solve(question, "cot", ScriptedModel([reply]), sandbox).answer == answer
+
+
 def test_chain_of_thought_keeps_its_reasoning_as_plain_text(sandbox: Sandbox) -> None:
     reply = "Cost:\n\\[\n4 \\times 3 = 12 \\text{ dollars}\n\\]\nSo \\boxed{12}."
     solution = solve("q", "cot", ScriptedModel([reply]), sandbox)
