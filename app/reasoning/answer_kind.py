@@ -128,6 +128,13 @@ def asked_kind(question: str) -> Kind:
     return Kind.ANY
 
 
+def one_of_few(question: str) -> bool:
+    """The question asks for one of a few answers it names: yes or no, or one of its alternatives.
+    Chains of thought agreeing on one of two answers is little evidence (half would by chance); two
+    programs computing it is more (docs/results.md)."""
+    return asked_kind(question) is Kind.YES_NO or bool(alternatives_in(question))
+
+
 def said_yes_or_no(answer: str, question: str = "") -> str | None:
     """ "yes" or "no" where a short one-line answer says it: Yes, No, a program's True or False, a
     sentence opening with one ("No, they cannot be split …"), one that says not ("Not a prime

@@ -36,12 +36,12 @@ from dataclasses import dataclass, replace
 
 from app.data import DataSet
 from app.reasoning.answer_kind import (
-    YES_OR_NO,
     Kind,
     asked_kind,
     implausible,
     in_asked_form,
     large_numbers,
+    one_of_few,
     percent_as_fraction,
     whole_numbers,
 )
@@ -206,9 +206,9 @@ def solve(
         # Where PoT is asked a second round follows (unless the numbers are large, or PoT's yes or
         # no is PAL's). Where batches pay, its chains (as many as it may need) decode in PoT's
         # batch: on one development machine four sequences took the time of 1.7 (docs/results.md,
-        # "PoT and the second round"); asked yes or no, the programs mostly agree and they are not
-        # needed (in the window they ran on for 20 s).
-        ahead = "more" in spec.options or not (large_numbers(question) or asked_kind(question) is Kind.YES_NO)
+        # "PoT and the second round"); asked yes or no or which of some, the programs mostly agree
+        # and they are not needed (in the window they ran on for 20 s).
+        ahead = "more" in spec.options or not (large_numbers(question) or one_of_few(question))
         first, notes = _in_rounds(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
             sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,
@@ -391,16 +391,18 @@ def _unsettled(solution: Solution, question: str) -> bool:
     """Worth a second round in mix: chain of thought's answer, its slipped arithmetic redone, is not
     PAL's, and the question's numbers are not large: there the programs decide a tie, and chains of
     thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md). Nor
-    where both programs computed one yes or no: chains agreeing on the other is no evidence (one of
-    two answers), and three of them outvoted two programs' True for "Is 1001 divisible by 7?"."""
-    decided = large_numbers(question) or _programs_agree_yes_or_no(solution)
+    where both programs computed one yes or no, or one of the alternatives asked about: chains
+    agreeing on another is little evidence (one of two answers), and three of them outvoted two
+    programs' True for "Is 1001 divisible by 7?"."""
+    decided = large_numbers(question) or (one_of_few(question) and _programs_agree(solution, question))
     return solution.confidence.level != "redone" and not decided
 
 
-def _programs_agree_yes_or_no(solution: Solution) -> bool:
-    """Both programs of a mixed vote answered one yes or no (their True or False)."""
-    said = [vote_key(s.answer) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
-    return len(said) == 2 and said[0] == said[1] in YES_OR_NO
+def _programs_agree(solution: Solution, question: str) -> bool:
+    """Both programs of a mixed vote gave one answer (as `_as_one` writes it)."""
+    same = _as_one(question)
+    said = [vote_key(same(s.answer)) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
+    return len(said) == 2 and said[0] == said[1]
 
 
 def chains_needed(top: int) -> int:
@@ -711,7 +713,7 @@ def _vote(
         counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
-    programs_first = slipped or large_numbers(question) or asked_kind(question) is Kind.YES_NO  # their yes is computed
+    programs_first = slipped or large_numbers(question) or one_of_few(question)  # their choice is computed
     if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)

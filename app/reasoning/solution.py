@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.reasoning.answer_kind import Kind, asked_kind, fits, implausible, several_for_one
+from app.reasoning.answer_kind import Kind, alternatives_in, asked_kind, fits, implausible, several_for_one
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
@@ -315,6 +315,8 @@ class Solution:
             level = "cot+pal-pot"
         elif level == "pal+pot" and asked_kind(self.question) is Kind.YES_NO:  # computed, where words often slip
             level = "pal+pot, yes or no"
+        elif level == "pal+pot" and alternatives_in(self.question):
+            level = "pal+pot, which one"
         if len(agreeing) == len(self.sampled) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
         elif len(agreeing) == len(self.sampled):  # the vote ended early: the rest could not change it

@@ -28,6 +28,10 @@ class Level:
 
 _GSM8K_200 = "measured on the first 200 GSM8K questions with the built-in model (docs/results.md)"
 _YES_NO_28 = "measured on the team's 28 questions asked yes or no with the built-in model (docs/results.md)"
+_ALTERNATIVES_16 = (
+    "measured on the team's 16 questions asking which of two or three alternatives, with the built-in model"
+    " (docs/results.md)"
+)
 _GSM8K_50 = "measured on the first 50 GSM8K questions with the built-in model (docs/results.md)"
 LEVELS = {
     "all": Level("three different methods agree", 63, 66, _GSM8K_200),
@@ -36,7 +40,8 @@ LEVELS = {
     # round's: mix as it runs now, 2026-12-05 02:52–04:13 UTC; pal+pot, cot+pot and tie (now only
     # where the numbers are large, or a second round could not run): its first round as run
     # 2026-12-04 18:28–19:30 UTC, before the second round existed; "pal+pot, yes or no": the yes/no
-    # set as the default ran it on 2026-12-07
+    # set as the default ran it on 2026-12-07; "pal+pot, which one": the alternatives set's fresh run,
+    # 2026-12-07 16:48, before the level existed (its three such items all right)
     "cot+pal": Level("two different methods agree: a program and reasoning in words", 87, 93, _GSM8K_200),
     "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
     "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 12, 26, _GSM8K_200),
@@ -45,6 +50,12 @@ LEVELS = {
         10,
         10,
         _YES_NO_28,
+    ),
+    "pal+pot, which one": Level(
+        "the two programs computed which one it is; the reasoning in words does not agree — compare them",
+        3,
+        3,
+        _ALTERNATIVES_16,
     ),
     "cot+pot": Level(
         "one program agrees with the reasoning in words, the other does not — compare them", 12, 20, _GSM8K_200

@@ -381,3 +381,15 @@ def test_a_program_s_number_names_the_alternative_of_that_value(question: str, a
     "a pack of 3 for $4.50"; a sentence names a part: "The pack of 5 pens is cheaper per pen." (all
     seen, each a vote of its own against another method's name)."""
     assert named_alternative(answer, alternatives_in(question)) == named
+
+
+def test_two_programs_computing_one_alternative_decide_it(sandbox: Sandbox) -> None:
+    """Seen on the alternatives set: PAL and PoT computed 0.78 for "Which is larger, 7/9 or 0.78?",
+    chain of thought said 7/9, and three chains of thought saying 7/9 outvoted them. As asked yes or
+    no, chains agreeing on one of two answers is little evidence: the programs decide."""
+    question = "Which is larger, 7/9 or 0.78?"
+    replies = [pal("max(7 / 9, 0.78)"), "Answer: 7/9", pot("max(7 / 9, 0.78)")]
+    model = ScriptedModel([*replies, "Answer: 7/9", "Answer: 7/9", "Answer: 7/9"], parallel=8, gain=1.0)
+    solution = solve(question, "mix", model, sandbox)
+    assert (solution.answer, solution.samples) == ("0.78", 3)
+    assert solution.confidence.level == "pal+pot, which one" and "computed which one" in solution.confidence.words
