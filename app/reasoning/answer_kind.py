@@ -128,11 +128,11 @@ def asked_kind(question: str) -> Kind:
     return Kind.ANY
 
 
-def one_of_few(question: str) -> bool:
-    """The question asks for one of a few answers it names: yes or no, or one of its alternatives.
-    Chains of thought agreeing on one of two answers is little evidence (half would by chance); two
-    programs computing it is more (docs/results.md)."""
-    return asked_kind(question) is Kind.YES_NO or bool(alternatives_in(question))
+def named_answers(question: str) -> tuple[str, ...]:
+    """The few answers a question names, where it asks for one of them: Yes and No, or its
+    alternatives; () for others. Chains of thought agreeing on one of two answers is little
+    evidence (half would by chance); two programs computing it is more (docs/results.md)."""
+    return ("Yes", "No") if asked_kind(question) is Kind.YES_NO else alternatives_in(question)
 
 
 def said_yes_or_no(answer: str, question: str = "") -> str | None:

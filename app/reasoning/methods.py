@@ -41,7 +41,7 @@ from app.reasoning.answer_kind import (
     implausible,
     in_asked_form,
     large_numbers,
-    one_of_few,
+    named_answers,
     percent_as_fraction,
     whole_numbers,
 )
@@ -208,7 +208,7 @@ def solve(
         # batch: on one development machine four sequences took the time of 1.7 (docs/results.md,
         # "PoT and the second round"); asked yes or no or which of some, the programs mostly agree
         # and they are not needed (in the window they ran on for 20 s).
-        ahead = "more" in spec.options or not (large_numbers(question) or one_of_few(question))
+        ahead = "more" in spec.options or not (large_numbers(question) or named_answers(question))
         first, notes = _in_rounds(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
             sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,
@@ -394,15 +394,15 @@ def _unsettled(solution: Solution, question: str) -> bool:
     where both programs computed one yes or no, or one of the alternatives asked about: chains
     agreeing on another is little evidence (one of two answers), and three of them outvoted two
     programs' True for "Is 1001 divisible by 7?"."""
-    decided = large_numbers(question) or (one_of_few(question) and _programs_agree(solution, question))
+    decided = large_numbers(question) or _programs_agree_on_one_named(solution, question)
     return solution.confidence.level != "redone" and not decided
 
 
-def _programs_agree(solution: Solution, question: str) -> bool:
-    """Both programs of a mixed vote gave one answer (as `_as_one` writes it)."""
-    same = _as_one(question)
+def _programs_agree_on_one_named(solution: Solution, question: str) -> bool:
+    """Both programs of a mixed vote gave one of the answers the question names (`named_answers`)."""
+    same, named = _as_one(question), {vote_key(answer) for answer in named_answers(question)}
     said = [vote_key(same(s.answer)) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
-    return len(said) == 2 and said[0] == said[1]
+    return len(said) == 2 and said[0] == said[1] in named
 
 
 def chains_needed(top: int) -> int:
@@ -713,7 +713,7 @@ def _vote(
         counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
-    programs_first = slipped or large_numbers(question) or one_of_few(question)  # their choice is computed
+    programs_first = slipped or large_numbers(question) or bool(named_answers(question))  # their choice is computed
     if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)

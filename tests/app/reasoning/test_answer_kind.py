@@ -393,3 +393,12 @@ def test_two_programs_computing_one_alternative_decide_it(sandbox: Sandbox) -> N
     solution = solve(question, "mix", model, sandbox)
     assert (solution.answer, solution.samples) == ("0.78", 3)
     assert solution.confidence.level == "pal+pot, which one" and "computed which one" in solution.confidence.words
+
+
+def test_two_programs_agreeing_on_no_answer_named_do_not_decide(sandbox: Sandbox) -> None:
+    """Both programs printing 391 for "Is 391 a prime number?" is neither yes nor no: the second
+    round still asks."""
+    replies = [pal("391"), "Answer: No", pot("391"), "Answer: No", "Answer: No", "Answer: No"]
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
+    solution = solve("Is 391 a prime number?", "mix", model, sandbox)
+    assert solution.answer == "No" and len(model.requests) > 3
