@@ -200,6 +200,7 @@ def named_alternative(answer: str, alternatives: tuple[str, ...]) -> str | None:
     several ("Tom ran farther than Jerry")."""
     if not alternatives or len(answer) > _SAID_CHARS:
         return None
+    answer = answer.strip().rsplit("\n", 1)[-1]  # a program's working, then its conclusion
     text = " ".join(answer.casefold().split())
     named = [name for name in alternatives if _names(text, name)]
     value = _value_of(answer)

@@ -40,8 +40,8 @@ LEVELS = {
     # round's: mix as it runs now, 2026-12-05 02:52–04:13 UTC; pal+pot, cot+pot and tie (now only
     # where the numbers are large, or a second round could not run): its first round as run
     # 2026-12-04 18:28–19:30 UTC, before the second round existed; "pal+pot, yes or no": the yes/no
-    # set as the default ran it on 2026-12-07; "pal+pot, which one": the alternatives set's fresh run,
-    # 2026-12-07 16:48, before the level existed (its three such items all right)
+    # set as the default ran it on 2026-12-07; "pal+pot, which one": the alternatives set's run
+    # of 2026-12-07 17:00 (8563081)
     "cot+pal": Level("two different methods agree: a program and reasoning in words", 87, 93, _GSM8K_200),
     "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
     "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 12, 26, _GSM8K_200),
@@ -53,8 +53,8 @@ LEVELS = {
     ),
     "pal+pot, which one": Level(
         "the two programs computed which one it is; the reasoning in words does not agree — compare them",
-        3,
-        3,
+        4,
+        4,
         _ALTERNATIVES_16,
     ),
     "cot+pot": Level(

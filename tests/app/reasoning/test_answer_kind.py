@@ -374,6 +374,7 @@ def test_an_answer_naming_one_alternative_is_that_alternative(sandbox: Sandbox) 
         ("Which is the better buy: a box of 12 for $3.60 or a box of 18 for $5.58?", "12 beats 18", None),  # both
         ("Which rope is the longest: the red rope, the blue rope or the green rope?", "The red one.", "the red rope"),
         ("Which costs more: 3 pens for $6 or 6 pencils for $3?", "3", None),  # named by both
+        ("Who drives faster, Anna or Ben?", "Anna: 90.0 km/h\nBen: 86.7 km/h\nAnna drives faster.", "Anna"),
     ],
 )
 def test_a_program_s_number_names_the_alternative_of_that_value(question: str, answer: str, named: str | None) -> None:
