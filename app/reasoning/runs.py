@@ -101,10 +101,17 @@ def error_text(error: str, program: str = "", line: int | None = None) -> str:
     return f"{words}\n\n{error}" if words else error
 
 
+_STATUS_ERROR_CHARS = 300
+
+
 def status_detail(solution: Solution) -> str:
-    """The status line for a finished solve: its message, time and, when it failed, why."""
+    """The status line for a finished solve: its message, time and, when it failed, why — in one
+    line: a traceback's last line and the program's line (the whole traceback made the status bar
+    three lines high and ran past the answer pane; Output shows it)."""
     error = solution.error if not solution.answered and solution.error != solution.message else None
-    detail = f" — {display_text(error)}" if error else ""  # not "cancelled (2.0 s) — cancelled"
+    lines = error.strip().splitlines() if error else []
+    where = f" (line {solution.error_line})" if solution.error_line and len(lines) > 1 else ""
+    detail = f" — {display_text(lines[-1][:_STATUS_ERROR_CHARS])}{where}" if lines else ""  # not "cancelled — …"
     return f"{solution.message} ({solution.duration_s:.1f} s){detail}"
 
 

@@ -89,6 +89,9 @@ def test_repair_shows_a_diff_and_the_accepted_program_runs(qtbot: QtBot, make_wi
         window.solve()
     assert "ZeroDivisionError" in window.output.toPlainText()
     assert window.editor.error_line == 2
+    # the status says why in one line; the traceback is in Output (it made the status bar three lines high)
+    said = window.status.message.text()
+    assert said.endswith(" — ZeroDivisionError: division by zero (line 2)") and "\n" not in said, said
     assert window.repair_button.isEnabled()
     with qtbot.waitSignal(window.controller.events.published, timeout=30_000, check_params_cb=event_of(RepairProposed)):
         qtbot.mouseClick(window.repair_button, Qt.MouseButton.LeftButton)
