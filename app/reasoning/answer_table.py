@@ -18,6 +18,7 @@ from sandbox import CapturedValue
 MAX_ROWS = 1_000
 MAX_COLUMNS = 50
 MAX_CELL_CHARS = 200
+_KEYS_LOOKED_AT = 50  # of a printed dict's, to find the variable it was
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _CHART_WORDS = re.compile(r"\b(chart|plot|graph|bar|histogram|visuali[sz]e)\b", re.IGNORECASE)
 
@@ -68,16 +69,25 @@ def table_of(variables: dict[str, CapturedValue], answer: str | None = None) -> 
     """The answer as a table, from `ans` or else `result`, when one of them holds rows; else, when
     the `answer` printed is a list, from the last variable that holds rows (dicts): PAL printed
     `food_purchases`, the answer read "5 rows — see Table", and there was no Table (seen in the
-    window). A number's working rows are not its table."""
+    window); where it is a dict, from the last variable that is a dict of the keys printed (units
+    per region, printed as `{'North': 160, …}` for "as a table", seen in the window; not a loop's
+    last row). A number's working rows are not its table."""
     for name in ("ans", "result"):
         value = variables.get(name)
         table = _table(value.json) if value is not None else None
         if table is not None:
             return table
-    for value in reversed(variables.values()) if answer and answer.lstrip().startswith("[") else ():
+    text = answer or ""
+    printed = text.lstrip()[:1]
+    for value in reversed(variables.values()) if printed in ("[", "{") else ():
         data = value.json
-        if isinstance(data, list) and data and all(isinstance(row, dict) for row in data):
+        if printed == "[" and isinstance(data, list) and data and all(isinstance(row, dict) for row in data):
             return _table(data)
+        printed_dict = printed == "{" and isinstance(data, dict) and len(data) > 1
+        shown = printed_dict and all(str(key) in text for key in list(data)[:_KEYS_LOOKED_AT])  # not a loop's row
+        table = _table(data) if shown else None
+        if table is not None:  # {'North': 160, 'South': 150, …}
+            return table
     return None
 
 

@@ -249,6 +249,19 @@ def test_rows_a_program_printed_from_a_variable_of_its_own_are_the_table(sandbox
     assert table_of(solution.variables, "100") is None  # a number's working rows are not its table
 
 
+def test_a_dict_a_program_printed_is_the_table(sandbox: Sandbox, expenses: Path) -> None:
+    # seen in the window: "as a table" answered {'North': 160, 'South': 150, …} and no Table
+    program = (
+        "```python\ntotals = {}\nfor r in tables['expenses']:\n"
+        "    totals[r['category']] = totals.get(r['category'], 0) + r['amount']\nprint(totals)\n```"
+    )
+    solution = solve_pal("Total per category as a table", ScriptedModel([program]), sandbox, data=open_data(expenses))
+    table = table_of(solution.variables, solution.answer)
+    assert table is not None and [row[0] for row in table.rows] == ["food", "rent", "travel"]
+    assert table.rows[0][1] == FOOD_TOTAL
+    assert table_of(solution.variables, "3") is None
+
+
 def test_a_program_cannot_change_the_data_for_the_next_sample(sandbox: Sandbox, expenses: Path) -> None:
     vandal = "```python\ntry:\n    tables['expenses'][0]['amount'] = 10**9\nexcept TypeError:\n    pass\nprint(1)\n```"
     model = ScriptedModel([vandal, PROGRAM])
