@@ -79,13 +79,13 @@ def table_of(variables: dict[str, CapturedValue], answer: str | None = None) -> 
             return table
     text = answer or ""
     printed = text.lstrip()[:1]
-    for value in reversed(variables.values()) if printed in ("[", "{") else ():
+    for name, value in reversed(variables.items()) if printed in ("[", "{") else ():
         data = value.json
         if printed == "[" and isinstance(data, list) and data and all(isinstance(row, dict) for row in data):
             return _table(data)
         printed_dict = printed == "{" and isinstance(data, dict) and len(data) > 1
         shown = printed_dict and all(str(key) in text for key in list(data)[:_KEYS_LOOKED_AT])  # not a loop's row
-        table = _table(data) if shown else None
+        table = _table(data, name) if shown else None
         if table is not None:  # {'North': 160, 'South': 150, …}
             return table
     return None
@@ -95,10 +95,10 @@ def wants_chart(question: str) -> bool:
     return bool(_CHART_WORDS.search(question))
 
 
-def _table(data: Any) -> AnswerTable | None:
+def _table(data: Any, name: str = "") -> AnswerTable | None:
     if isinstance(data, dict) and data and all(_scalar(v) for v in data.values()):
         pairs: list[tuple[Any, ...]] = [(_cell(k), _cell(v)) for k, v in list(data.items())[: MAX_ROWS + 1]]
-        return _finish(("key", "value"), pairs)
+        return _finish(_pair_columns(name), pairs)
     if not isinstance(data, list) or not data:
         return None
     if all(isinstance(row, dict) for row in data):
@@ -114,6 +114,13 @@ def _table(data: Any) -> AnswerTable | None:
         rows = [tuple(_cell(row[i]) if i < len(row) else None for i in range(width)) for row in data[: MAX_ROWS + 1]]
         return _finish(names, rows)
     return None
+
+
+def _pair_columns(name: str) -> tuple[str, str]:
+    """A dict's columns, named from its variable where that says them: `units_per_region` and
+    `units_by_region` → region, units; else key, value."""
+    value, _, key = name.partition("_per_") if "_per_" in name else name.partition("_by_")
+    return (key.replace("_", " "), value.replace("_", " ")) if key and value else ("key", "value")
 
 
 def _finish(columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> AnswerTable:

@@ -258,8 +258,13 @@ def test_a_dict_a_program_printed_is_the_table(sandbox: Sandbox, expenses: Path)
     solution = solve_pal("Total per category as a table", ScriptedModel([program]), sandbox, data=open_data(expenses))
     table = table_of(solution.variables, solution.answer)
     assert table is not None and [row[0] for row in table.rows] == ["food", "rent", "travel"]
-    assert table.rows[0][1] == FOOD_TOTAL
+    assert table.rows[0][1] == FOOD_TOTAL and table.columns == ("key", "value")
     assert table_of(solution.variables, "3") is None
+    named = solve_pal(
+        "q", ScriptedModel([program.replace("totals", "amount_by_category")]), sandbox, data=open_data(expenses)
+    )
+    by_category = table_of(named.variables, named.answer)
+    assert by_category is not None and by_category.columns == ("category", "amount")
 
 
 def test_a_program_cannot_change_the_data_for_the_next_sample(sandbox: Sandbox, expenses: Path) -> None:
