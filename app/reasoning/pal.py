@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Unpack
 
+from app.data import DataSet
 from app.data.describe import describe
 from app.reasoning import prompts
 from app.reasoning.events import EventHandler
@@ -141,15 +142,19 @@ def propose_repair(
     model: LanguageModel,
     sandbox: Sandbox,
     *,
+    data: DataSet | None = None,
     on_event: EventHandler | None = None,
     cancel: CancelToken | None = None,
 ) -> str | None:
     """One Repair-prompt call for a program the user is looking at; the corrected program or None.
+    Over a data file the model is shown its shape, as when it wrote the program: without it, told
+    "no column 'Ben'", it guessed `tables["attendance"].get("Ben", {})` (seen in the window).
 
     The caller decides whether to accept it (the desktop app shows a diff first).
     """
     session = SolveSession(model, sandbox, on_event=on_event, cancel=cancel)
-    prompt = prompts.fill("repair", question=question, program=program, error=error or EMPTY_OUTPUT_ERROR)
+    failed = {"question": question, "program": program, "error": error or EMPTY_OUTPUT_ERROR}
+    prompt = prompts.fill("repair-data", schema=describe(data), **failed) if data else prompts.fill("repair", **failed)
     try:
         reply = session.ask("repair", prompt, max_tokens=PROGRAM_TOKENS, stop_after_program=True)
     except Stop:

@@ -195,7 +195,8 @@ class MainWindow(QMainWindow):
     def repair(self) -> None:
         run = self.work.last_run
         if run is not None and not self.status.refuses():
-            self.controller.repair(self.full_question(), self.program_pane.start_repair(), run.error or "")
+            program = self.program_pane.start_repair()
+            self.controller.repair(self.full_question(), program, run.error or "", self.data_files.data)
 
     def explain_line(self) -> None:
         """Ctrl+E: the model explains the line the cursor is on (streamed; Esc stops it)."""

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from app.data import open_data
 from app.reasoning import ProgramExtracted, SolveStatus, TokenStreamed, solve_pal
+from app.reasoning.pal import propose_repair
 from app.reasoning.prompts import fill
 from app.reasoning.solve_log import log_solution
 from models.testing import ScriptedModel
@@ -118,3 +120,18 @@ def test_a_logged_solve_holds_its_working(sandbox: Sandbox, tmp_path: Path) -> N
     assert last["output"] == "8\n"
     assert last["repair_used"] is False
     assert last["calls"] == 1
+
+
+def test_a_repair_over_a_data_file_shows_the_model_its_shape(sandbox: Sandbox, tmp_path: Path) -> None:
+    """Told "no column 'Ben'" without the data's shape, the model guessed
+    `tables["attendance"].get("Ben", {})` (seen in the window)."""
+    path = tmp_path / "attendance.csv"
+    path.write_text("Name,Week 1,Week 2\nAna,x,x\nBen,x,\n", encoding="utf-8")
+    model = ScriptedModel([FIXED, FIXED])
+    error = "KeyError: \"no column 'Ben'\""
+    assert propose_repair("Did Ben attend every week?", "print(1)", error, model, sandbox, data=open_data(path)) == (
+        "price = 4\nprint(price * 2)"
+    )
+    assert 'tables["attendance"]: 2 rows' in model.calls[0] and "no column 'Ben'" in model.calls[0]
+    propose_repair("q", "print(1)", error, model, sandbox)
+    assert "tables" not in model.calls[1]
