@@ -15,8 +15,6 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sandbox import data
-
 PROGRAM_FILENAME = "<program>"
 
 # Modules a program may import: the standard library's math-ish modules, sympy, and a few
@@ -119,7 +117,19 @@ def execute(code: str, namespace: dict[str, Any], tracer: Tracing | None = None)
     return Outcome("ok")
 
 
-_MACHINERY = frozenset({__file__, data.__file__})
+# Modules whose frames a traceback leaves out beside this one's: the data helper's message says what
+# the program did wrong ("no column 'Nmae'"). Found by module name, not imported: the WebAssembly
+# guest installs its modules after what they import, and the helper comes later.
+_HELPERS = frozenset({"sandbox.data"})
+
+
+def _machinery(exc: BaseException) -> set[str]:
+    files, tb = {__file__}, exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__name__") in _HELPERS:
+            files.add(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    return files
 
 
 def describe_exception(exc: BaseException) -> Outcome:
@@ -128,8 +138,9 @@ def describe_exception(exc: BaseException) -> Outcome:
     try:
         tb = traceback.TracebackException.from_exception(exc, capture_locals=False)
         # Show the program's frames and the libraries it called, not this module's machinery nor
-        # the data helper's: its message says what the program did wrong ("no column 'Nmae'").
-        frames = [f for f in tb.stack if f.filename not in _MACHINERY]
+        # the data helper's (`_HELPERS`).
+        machinery = _machinery(exc)
+        frames = [f for f in tb.stack if f.filename not in machinery]
         first = next((i for i, f in enumerate(frames) if f.filename == PROGRAM_FILENAME), len(frames))
         tb.stack = traceback.StackSummary.from_list(frames[first:])
         text = "".join(tb.format())

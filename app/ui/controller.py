@@ -296,7 +296,7 @@ class SolveController(QObject):
         self.events.publish(Phase("Running the program in the sandbox…"))
         self._submit(job, ran, self._on_job_failed, name="hand run")
 
-    def repair(self, question: str, program: str, error: str, data: DataSet | None = None) -> None:
+    def repair(self, question: str, program: str, error: str | None, data: DataSet | None = None) -> None:
         model = self.model
         if model is None:
             self.failed.emit("The model is not loaded yet.")
@@ -305,7 +305,7 @@ class SolveController(QObject):
 
         def job(report: Report) -> str | None:
             return propose_repair(
-                question, program, error, model, self.sandbox, data=data, on_event=report, cancel=token
+                question, program, error or "", model, self.sandbox, data=data, on_event=report, cancel=token
             )
 
         def failed(error: Exception) -> None:

@@ -193,10 +193,9 @@ class MainWindow(QMainWindow):
         self.run_program(trace=True)
 
     def repair(self) -> None:
-        run = self.work.last_run
-        if run is not None and not self.status.refuses():
+        if (run := self.work.last_run) is not None and not self.status.refuses():
             program = self.program_pane.start_repair()
-            self.controller.repair(self.full_question(), program, run.error or "", self.data_files.data)
+            self.controller.repair(self.full_question(), program, run.error, self.data_files.data)
 
     def explain_line(self) -> None:
         """Ctrl+E: the model explains the line the cursor is on (streamed; Esc stops it)."""
