@@ -4,6 +4,9 @@ LM Studio) instead of the in-process model, for users who outgrow one laptop.
 Chat completions are streamed (server-sent events) with the standard library's HTTP client;
 every line and reply is size-capped and parsed as JSON, nothing more. Several generations may
 run at once (the evaluator sends concurrent requests); `cancel()` stops all that are in flight.
+A server that serves one request at a time by ending the one it is streaming when another
+arrives (llama-cpp-python's, by default) is noticed in the first batch, whose cut replies are
+asked again one after another, as every later batch then is.
 A GBNF `grammar` is passed in the request body, as llama.cpp's servers accept it; biasing tokens
 by their text needs the tokenizer, which a server does not expose, so it is refused clearly.
 """
@@ -18,7 +21,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,6 +68,7 @@ class RemoteModel:
         self._cancelled_below = 0  # generations with a smaller id were cancelled
         self._lock = threading.Lock()
         self._grammar: bool | None = None
+        self._one_at_a_time = False  # the server cuts a reply short when another request arrives
 
     @property
     def name(self) -> str:
@@ -76,7 +81,8 @@ class RemoteModel:
         or refuse one; asked once); no bias by token text (a server does not share its tokenizer)."""
         if self._grammar is None:
             self._grammar = self._answers_props()
-        return Capabilities(batch=MAX_SEQUENCES, grammar=self._grammar, token_bias=False)
+        batch = 1 if self._one_at_a_time else MAX_SEQUENCES
+        return Capabilities(batch=batch, grammar=self._grammar, token_bias=False)
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
@@ -95,22 +101,26 @@ class RemoteModel:
 
     def generate_batch(self, requests: Sequence[GenerationRequest]) -> Iterator[BatchEvent]:
         """The requests sent concurrently, one thread each; events in the order they arrive.
-        A sequence asked to stop once its program has arrived stops reading there (`generate`)."""
-        events: queue.Queue[BatchEvent | Exception] = queue.Queue()
+        A sequence asked to stop once its program has arrived stops reading there (`generate`).
+        Replies the server ended without a reason while it finished another of the batch were cut
+        short by it: they are asked again one after another, after the batch."""
+        cancels = self._cancelled_below  # a cancel from here on stops the re-asked ones too
+        if self._one_at_a_time:
+            yield from self._in_turn(enumerate(requests), cancels)
+            return
+        events: queue.Queue[BatchEvent | _Ended | Exception] = queue.Queue()
 
         def one(index: int, request: GenerationRequest) -> None:
             try:
-                stream = self.generate(request)
-                for item in stream:
-                    if isinstance(item, Generation):
-                        events.put(SequenceDone(index, item))
-                        return
-                    events.put(SequenceChunk(index, item))
+                for item in self._stream(request):
+                    events.put(SequenceChunk(index, item) if isinstance(item, str) else _Ended(index, *item))
             except Exception as exc:  # handed to the caller's thread
                 events.put(exc)
 
         for index, request in enumerate(requests):
             threading.Thread(target=one, args=(index, request), daemon=True, name=f"remote-seq-{index}").start()
+        unfinished: list[SequenceDone] = []
+        finished_one = False
         for _ in requests:
             event = events.get()
             while isinstance(event, SequenceChunk):
@@ -119,7 +129,26 @@ class RemoteModel:
             if isinstance(event, Exception):
                 self.cancel()
                 raise event if isinstance(event, ModelError) else ModelError(f"{self.name}: {event}")
-            yield event
+            assert isinstance(event, _Ended)
+            finished_one = finished_one or event.finished
+            if event.finished:
+                yield SequenceDone(event.index, event.generation)
+            else:  # decided once the others have ended: a server may never say why a reply ended
+                unfinished.append(SequenceDone(event.index, event.generation))
+        if finished_one and unfinished:
+            self._one_at_a_time = True
+            yield from self._in_turn(((done.index, requests[done.index]) for done in unfinished), cancels)
+        else:
+            yield from unfinished
+
+    def _in_turn(self, requests: Iterable[tuple[int, GenerationRequest]], cancels: int) -> Iterator[BatchEvent]:
+        """The requests (index, request) one after another; none once the batch was cancelled."""
+        for index, request in requests:
+            if self._cancelled_below != cancels:
+                yield SequenceDone(index, Generation("", 0, 0, 0, 0.0, 0.0, "cancelled"))
+                continue
+            for item in self._stream(request):
+                yield SequenceChunk(index, item) if isinstance(item, str) else SequenceDone(index, item[0])
 
     def close(self) -> None:
         self.cancel()
@@ -128,7 +157,13 @@ class RemoteModel:
         with self._lock:
             return generation_id < self._cancelled_below
 
-    def generate(self, request: GenerationRequest) -> Generator[str | Generation, None, None]:
+    def generate(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        for item in self._stream(request):
+            yield item if isinstance(item, str) else item[0]
+
+    def _stream(self, request: GenerationRequest) -> Iterator[str | tuple[Generation, bool]]:
+        """The reply's text as it arrives, then its generation and whether it ended as a reply
+        does (a finish reason sent, or stopped here) rather than cut off by the server."""
         if request.token_bias:
             raise ModelError(f"{self.name} cannot bias tokens by their text (a server does not share its tokenizer)")
         with self._lock:
@@ -138,11 +173,12 @@ class RemoteModel:
         parts: list[str] = []
         usage: dict[str, Any] = {}
         finish: FinishReason = "stop"
+        finished = False
         chunks = 0
         with self._open(request) as response:
             for payload in _events(response):
                 if self._is_cancelled(generation_id):
-                    finish = "cancelled"
+                    finish, finished = "cancelled", True
                     break
                 usage = payload.get("usage") or usage
                 for choice in payload.get("choices") or []:
@@ -154,13 +190,16 @@ class RemoteModel:
                         if sum(map(len, parts)) > MAX_REPLY_CHARS:
                             raise ModelError(f"{self.name} sent a reply longer than {MAX_REPLY_CHARS:,} characters")
                         yield text
-                    if choice.get("finish_reason") == "length":
+                    reason = choice.get("finish_reason")
+                    finished = finished or bool(reason)
+                    if reason == "length":
                         finish = "length"
                 if request.stop_after_code_block and program_arrived("".join(parts)):
+                    finished = True
                     break  # the program has arrived: stop reading (the server stops when the stream closes)
         ended = time.perf_counter()
         first = first or ended
-        yield Generation(
+        generation = Generation(
             text="".join(parts),
             prompt_tokens=_count(usage.get("prompt_tokens")),
             cached_prompt_tokens=0,
@@ -169,6 +208,7 @@ class RemoteModel:
             decode_s=ended - first,
             finish_reason=finish,
         )
+        yield generation, finished
 
     def _open(self, request: GenerationRequest) -> Any:
         body: dict[str, Any] = {
@@ -204,6 +244,15 @@ class RemoteModel:
             raise ModelError(f"{self.name} refused the request (HTTP {exc.code}): {detail}") from exc
         except (urllib.error.URLError, OSError) as exc:
             raise ModelError(f"cannot reach the server at {self.base_url}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """A batch's sequence ended; `finished`: as a reply ends, not cut off by the server."""
+
+    index: int
+    generation: Generation
+    finished: bool
 
 
 def _events(response: Any) -> Iterator[dict[str, Any]]:

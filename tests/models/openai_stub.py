@@ -3,6 +3,8 @@ streaming, broken or oversized events, errors, and resuming a killed evaluation.
 
 Serves 127.0.0.1 only. Each request gets the next queued reply (the last one repeats), streamed
 a few characters per event; `raw` sends bytes as they are instead. Records every request body.
+With `one_at_a_time` it serves as llama-cpp-python's server does by default: one request at a
+time, ending the reply it streams (`[DONE]`, no finish reason) when another request waits.
 Run as a script (`python tests/models/openai_stub.py PORT REPLY DELAY_S`) for subprocess tests.
 """
 
@@ -25,8 +27,12 @@ class StubState:
     delay_s: float = 0.0  # before each event
     raw: bytes | None = None  # sent as the whole response body instead of events
     status: int = 200
+    one_at_a_time: bool = False
     bodies: list[dict[str, Any]] = field(default_factory=list)
     served: int = 0
+    waiting: int = 0  # requests waiting for their turn (one_at_a_time)
+    turn: threading.Lock = field(default_factory=threading.Lock)
+    counting: threading.Lock = field(default_factory=threading.Lock)
 
 
 def _handler(state: StubState) -> type[BaseHTTPRequestHandler]:
@@ -48,12 +54,26 @@ def _handler(state: StubState) -> type[BaseHTTPRequestHandler]:
             if state.raw is not None:
                 self.wfile.write(state.raw)
                 return
+            if state.one_at_a_time:
+                with state.counting:
+                    state.waiting += 1
+                with state.turn:
+                    with state.counting:
+                        state.waiting -= 1
+                    self._stream(reply)
+            else:
+                self._stream(reply)
+
+        def _stream(self, reply: str) -> None:
             try:
                 for start in range(0, len(reply), 4):
                     time.sleep(state.delay_s)
                     event = {"choices": [{"index": 0, "delta": {"content": reply[start : start + 4]}}]}
                     self.wfile.write(b"data: " + json.dumps(event).encode() + b"\n\n")
                     self.wfile.flush()
+                    if state.one_at_a_time and state.waiting:
+                        self.wfile.write(b"data: [DONE]\n\n")
+                        return
                 usage = {"prompt_tokens": 11, "completion_tokens": len(reply.split())}
                 final = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage}
                 self.wfile.write(b"data: " + json.dumps(final).encode() + b"\n\ndata: [DONE]\n\n")

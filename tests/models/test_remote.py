@@ -68,6 +68,24 @@ def test_a_batch_goes_out_concurrently_and_each_sequence_stops_at_its_code_block
     assert elapsed < 2 * one_stream, "the three requests did not run at the same time"
 
 
+def test_a_server_that_cuts_a_reply_when_another_arrives_is_asked_one_request_at_a_time() -> None:
+    reply = "```python\nprint(2)\n```\n"
+    state = StubState([reply], delay_s=0.05, one_at_a_time=True)
+    requests = [GenerationRequest.chat("hi", max_tokens=50, seed=seed) for seed in (1, 2, 3)]
+    with serve(state) as url:
+        model = RemoteModel(url)
+        assert model.capabilities.batch > 1
+        first = [event for event in generate_batch(model, requests) if isinstance(event, SequenceDone)]
+        cut_short = state.served - 3
+        second = [event for event in generate_batch(model, requests) if isinstance(event, SequenceDone)]
+    assert cut_short >= 1, "the stub did not cut a reply short"
+    for ended in (first, second):
+        assert sorted(done.index for done in ended) == [0, 1, 2]
+        assert all(done.generation.text == reply and done.generation.finish_reason == "stop" for done in ended)
+    assert state.served == 3 + cut_short + 3  # the second batch went one request after another
+    assert model.capabilities.batch == 1
+
+
 def test_grammar_goes_in_the_request_and_text_bias_is_refused() -> None:
     state = StubState(["x"])
     with serve(state) as url:
@@ -162,6 +180,14 @@ def test_the_real_server_answers_under_a_grammar(llama_server: str) -> None:
     result = complete(RemoteModel(llama_server, model="embedded"), request)
     assert result.text.startswith("```python\n")
     assert result.completion_tokens > 0
+
+
+def test_the_real_server_answers_every_request_of_a_batch(llama_server: str) -> None:
+    """llama-cpp-python's server ends the reply it streams when another request arrives."""
+    requests = [GenerationRequest.chat(f"Count from {n} to {n + 5}.", max_tokens=8) for n in (1, 10, 20)]
+    ended = [event for event in generate_batch(RemoteModel(llama_server), requests) if isinstance(event, SequenceDone)]
+    assert sorted(done.index for done in ended) == [0, 1, 2]
+    assert all(done.generation.completion_tokens > 0 and done.generation.text.strip() for done in ended)
 
 
 def test_ask_through_the_backend_end_to_end(llama_server: str) -> None:
