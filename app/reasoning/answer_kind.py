@@ -49,6 +49,7 @@ _NOT_YES_NO = re.compile(
 )
 _SAID_CHARS = 300
 _SAID_LINES = 12  # a program's printed working, then its verdict
+_BARE_VERDICT = re.compile(r"\s*(?:true|false|yes|no)\s*[.!]?\s*", re.IGNORECASE)
 _SAYS_YES_OR_NO = re.compile(r"\s*(yes|no)\b(?![-'])", re.IGNORECASE)  # "No, …", not "no-one", "no'"
 _SAYS_NOT = re.compile(r"\b(?:not|cannot|never|isn't|aren't|doesn't|don't|won't|can't|wasn't|weren't)\b", re.IGNORECASE)
 _WORD = re.compile(r"\d+(?:[.,/]\d+)*|[^\W\d_]{3,}")  # numbers ("3/7", "0.43"), words of three letters or more
@@ -287,7 +288,8 @@ def implausible(answer: str, question: str) -> str | None:
     the window, chain of thought's 7 for the share of a pizza left outvoted two programs' 7/12.
 
     A question asked yes or no is answered yes or no (a program's True and False are): chain of
-    thought's 391 and PAL's sentence for "Is 391 a prime number?" are not its answer.
+    thought's 391 and PAL's sentence for "Is 391 a prime number?" are not its answer. One asking
+    which of some alternatives is not: PAL's True for "Which is smaller, 5/8 or 0.6?" names none.
 
     A question stating a large number is not judged by its answer's sign or size: its numbers may
     not fit each other (GSM-Hard made its questions so: Janet bakes muffins with 4933828 of her 16
@@ -295,6 +297,9 @@ def implausible(answer: str, question: str) -> str | None:
     text = question[:_QUESTION_CHARS]
     if asked_kind(text) is Kind.YES_NO and not fits(answer, Kind.YES_NO, text):
         return "the question asks yes or no, and this is neither"
+    alternatives = alternatives_in(text)  # a program's True for "Which is smaller, 5/8 or 0.6?"
+    if alternatives and (verdict := _BARE_VERDICT.fullmatch(answer.rsplit("\n", 1)[-1][:_SAID_CHARS])):
+        return f"the question asks which of {' or '.join(alternatives)}, and {verdict.group().strip()} names none"
     value = number_in(answer) if len(answer) <= MAX_NUMBER_TEXT else None
     if value is None or not math.isfinite(value):
         return None

@@ -229,6 +229,11 @@ def test_an_answer_of_the_wrong_kind_is_never_confident(sandbox: Sandbox) -> Non
         ("391", "Is 391 a prime number?", "yes or no"),
         ("3/7 is smaller than 0.43", "Is 3/7 larger than 0.43?", "yes or no"),
         ("False", "Is 391 a prime number?", None),
+        ("True", "Which is smaller, 5/8 or 0.6?", "names none"),
+        ("0.625 < 0.6\nFalse", "Which is smaller, 5/8 or 0.6?", "names none"),
+        ("Yes", "Who ran farther, Tom or Jerry?", "names none"),
+        ("0.6", "Which is smaller, 5/8 or 0.6?", None),
+        ("No, Tom did not; Jerry ran farther.", "Who ran farther, Tom or Jerry?", None),  # names Jerry
         ("7777 is divisible by 11", "Is 7777 divisible by 11?", None),  # it says yes
         ("7/12", "A pizza has 12 slices; 5 are eaten. Welcher Anteil der Pizza bleibt übrig?", None),
         ("0.5833333333333334", "A pizza has 12 slices; 5 are eaten. What fraction is left?", None),
@@ -394,6 +399,16 @@ def test_two_programs_computing_one_alternative_decide_it(sandbox: Sandbox) -> N
     solution = solve(question, "mix", model, sandbox)
     assert (solution.answer, solution.samples) == ("0.78", 3)
     assert solution.confidence.level == "pal+pot, which one" and "computed which one" in solution.confidence.words
+
+
+def test_a_program_s_true_or_false_for_which_one_is_not_counted(sandbox: Sandbox) -> None:
+    """Seen on the alternatives set: PAL printed True for "Which is smaller, 5/8 or 0.6?" and the
+    vote counted it as an answer of its own."""
+    question = "Which is smaller, 5/8 or 0.6?"
+    replies = [pal("5 / 8 > 0.6"), "Answer: 0.6", pot("min(5 / 8, 0.6)"), *["Answer: 0.6"] * 3]
+    solution = solve(question, "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
+    assert solution.answer == "0.6"
+    assert any("True is not counted" in note for note in solution.notes)
 
 
 def test_two_programs_agreeing_on_no_answer_named_do_not_decide(sandbox: Sandbox) -> None:
