@@ -72,6 +72,7 @@ _WRITTEN_VALUE = re.compile(
     r"\s*\$?\s*(-?\d{1,15}(?:,\d{3})*(?:\.\d{1,12})?)\s*(?:/\s*(\d{1,12}(?:\.\d{1,12})?)"
     r"|(?:\^|\*\*|to\s+the\s+power\s+of)\s*(\d{1,2}))?\s*(%)?\s*\.?\s*"
 )
+_PERCENT_OF = re.compile(r"\s*(\d{1,9}(?:\.\d{1,9})?)\s*%\s*of\s*\$?\s*(\d{1,12}(?:,\d{3})*(?:\.\d{1,9})?)\s*")
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]{3,}")
 _LINKING = frozenset({"the", "and", "than", "one", "that", "this", "with"})  # name no alternative
 _FULL_STOP = re.compile(r"[.!?](?=\s)|\n")
@@ -230,9 +231,13 @@ def _own_tokens(name: str, alternatives: tuple[str, ...]) -> set[str | Fraction]
 
 
 def _value_of(text: str) -> Fraction | None:
-    """The value a short text writes as a number, a fraction, a percentage or a power ("1,024",
-    "3/4", "75%", "2^10", "2 to the power of 10"); None for anything else."""
-    written = _WRITTEN_VALUE.fullmatch(text.casefold()) if len(text) <= MAX_NUMBER_TEXT else None
+    """The value a short text writes as a number, a fraction, a percentage, a power or a share of a
+    number ("1,024", "3/4", "75%", "2^10", "2 to the power of 10", "15% of 80"); None for anything else."""
+    if len(text) > MAX_NUMBER_TEXT:
+        return None
+    if share := _PERCENT_OF.fullmatch(text.casefold()):  # "15% of 80" is 12
+        return Fraction(share.group(1)) * Fraction(share.group(2).replace(",", "")) / 100
+    written = _WRITTEN_VALUE.fullmatch(text.casefold())
     if written is None:
         return None
     number, over, power, percent = written.groups()

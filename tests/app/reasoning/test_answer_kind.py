@@ -363,6 +363,9 @@ def test_an_answer_naming_one_alternative_is_that_alternative(sandbox: Sandbox) 
         ("Which is larger, 3/4 or 0.7?", "0.75", "3/4"),
         ("Which is larger, 3/4 or 0.7?", "75%", "3/4"),
         ("Which is larger, 3/4 or 0.7?", "0.8", None),
+        ("Which is more, 15% of 80 or 20% of 50?", "12.0", "15% of 80"),
+        ("Which is more, 15% of 80 or 20% of 50?", "10", "20% of 50"),
+        ("Which is more: 30% of $1,200 or 25% of $1,500?", "375", "25% of $1,500"),
         ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "3", "a pack of 3 for $4.50"),
         ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "1.4", None),  # a price per pen
         ("Which is cheaper per pen: a pack of 3 for $4.50 or a pack of 5 for $7?", "4", None),  # not 4.50
