@@ -693,10 +693,10 @@ def _vote(
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
     three-way tie goes to chain of thought; when its written arithmetic slipped (`redone`: each
-    sample's arithmetic redone, kept with it) or the question's numbers are large, to the answer
-    programs gave first: chain of thought is the weakest at arithmetic). After a second round
-    (`recount`) a chain of thought that slipped counts with its arithmetic redone, so its slip no
-    longer decides the order. The working shown is a program's when one gave the winning answer.
+    sample's arithmetic redone, kept with it), the question's numbers are large or the programs
+    printed text, to the answer programs gave first: chain of thought is the weakest at arithmetic).
+    After a second round (`recount`) a chain of thought that slipped counts with its arithmetic
+    redone, so its slip no longer decides the order. The working shown is a program's when one gave the winning answer.
     Answers naming one of the question's options count as that option. `labels`: the samples'
     names as their columns showed them, where those are not the methods' own (chains announced)."""
     same = _as_one(question)
@@ -713,7 +713,9 @@ def _vote(
         counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
-    programs_first = slipped or large_numbers(question) or bool(named_answers(question))  # their choice is computed
+    programs_first = (  # their choice is computed, or is text the chains do not write
+        slipped or large_numbers(question) or bool(named_answers(question)) or _programs_wrote_text(counted, methods)
+    )
     if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
@@ -753,6 +755,13 @@ def _vote(
         ),
         notes=chosen.notes + tuple(notes),
     )
+
+
+def _programs_wrote_text(answers: list[str | None], methods: tuple[str, ...]) -> bool:
+    """The programs that answered printed text, no number: asked to print the word banana 500
+    times, PAL and PoT printed it, two chains of thought said 6000 and 500, and the tie went to 6000."""
+    written = [answer for answer, method in zip(answers, methods, strict=False) if method != "cot" and answer]
+    return bool(written) and all(number_in(answer) is None for answer in written)
 
 
 def _options_only(answers: list[str | None], choices: bool) -> list[str | None]:

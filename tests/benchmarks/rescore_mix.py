@@ -8,7 +8,8 @@ thought's greedy answers, PoT's where the two disagreed (mix asks PAL, then chai
 PoT), then the second round's chains of thought where no two agreed. So one run gives every method
 on the same items, and the vote is redone here with this checkout's rules (chain of thought's
 answer, where it had none, read from the end of its reasoning): in a tie chain of thought first,
-unless its written arithmetic slips or the question's numbers are large (then the programs first),
+unless its written arithmetic slips, the question's numbers are large, it names the answers (yes or
+no, alternatives) or the programs printed text (then the programs first),
 a whole number first where the question counts things, and after a slip PoT's answer is not
 counted (it is not asked where PAL answered). Where chain of thought and PAL disagree (and chain
 of thought, redone, does not give PAL's answer) and the numbers are not large, the second round's
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from app.evaluation.grader import grade
-from app.reasoning.answer_kind import implausible, large_numbers, whole_numbers
+from app.reasoning.answer_kind import implausible, large_numbers, named_answers, whole_numbers
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.cot import concluded_answer
@@ -35,6 +36,7 @@ from app.reasoning.methods import (
     _as_one,
     _options_only,
     _plausible_only,
+    _programs_wrote_text,
     chains_needed,
     vote,
 )
@@ -142,7 +144,8 @@ def main() -> None:
         slips, again = (redone.slips, redone.answer) if redone else ((), None)
         if slips:
             slipped[grade(by_method["cot"], row["gold"]).correct] += 1
-        programs_first = bool(slips) or large_numbers(row["question"])
+        programs_first = bool(slips) or large_numbers(question) or bool(named_answers(question))
+        programs_first = programs_first or _programs_wrote_text([by_method.get(m) for m in FIRST], FIRST)
         asked = dict(by_method)
         if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
             asked.pop("pot", None)

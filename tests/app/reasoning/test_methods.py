@@ -724,3 +724,12 @@ def test_a_tie_goes_to_one_value_over_lines_of_printed_output() -> None:
 def test_chain_of_thought_without_a_boxed_answer_is_read_from_its_conclusion(sandbox: Sandbox) -> None:
     solution = solve("q", "cot", ScriptedModel(["40 + 26 = 66 pens.\nSo, Tom has 66 pens."]), sandbox)
     assert solution.answer == "66" and solution.status is SolveStatus.ANSWERED
+
+
+def test_a_tie_goes_to_the_programs_where_they_printed_text(sandbox: Sandbox) -> None:
+    """Seen: "Print the word banana 500 times." PAL and PoT printed it (one with line breaks), the
+    chains of thought said 6000 and 500, and the four-way tie went to chain of thought's 6000."""
+    replies = [pal("'banana ' * 5"), "Answer: 30", pot("'banana' * 5"), "Answer: 25", "Answer: 6", "Answer: 11"]
+    solution = solve("Print the word banana 5 times.", "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox)
+    assert solution.answer == "banana banana banana banana banana"
+    assert not solution.confidence.confident
