@@ -111,16 +111,36 @@ def vote_key(answer: str) -> str:
     An option as the vote writes it ("(C) 5 times every 18 years") is its letter: not the number
     18 (AQuA dev: a program's 18 and that option counted as agreeing). A sentence that says "not"
     is its text, not its number. A program's True is chain of thought's "Yes", its False "No"; a
-    leading article and a closing full stop do not count ("The blue whale." is "blue whale")."""
+    leading article and a closing full stop do not count ("The blue whale." is "blue whale"). A
+    list of numbers is its numbers, however written: "[0, 1, 1, 2]" is "0, 1, 1, 2" (seen: the first
+    Fibonacci numbers from two programs and two chains of thought counted as two answers, 2 to 2)."""
     option = _OPTION.match(answer)
     if option:
         return f"option {option.group(1)}"
     said = answer[:_KEY_CHARS]
+    listed = _listed_numbers(said)
+    if listed is not None:
+        return "numbers " + ", ".join(map(format_float, listed))
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
     folded = LEADING_ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
     return _YES_NO.get(folded, folded)
+
+
+def _listed_numbers(text: str) -> tuple[float, ...] | None:
+    """The numbers of a list written out ("[0, 1, 1, 2]", "(3, 4)", "0, 1, 1, 2."); None for other
+    text, and for "1,024": outside brackets a list's commas are followed by a space."""
+    inner = text.strip().rstrip(".")
+    bracketed = inner[:1] + inner[-1:] in ("[]", "()")
+    parts = (inner[1:-1] if bracketed else inner).split(",")
+    if len(parts) < 2 or not (bracketed or all(part[:1].isspace() for part in parts[1:])):
+        return None
+    parts = [part.strip() for part in parts]
+    if not all(_NUMBER.fullmatch(part) for part in parts):
+        return None
+    values = tuple(float(part) for part in parts)
+    return values if all(map(math.isfinite, values)) else None
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer

@@ -61,6 +61,17 @@ def test_vote_keys() -> None:
     assert vote_key(" {'a': 1}") == "{'a': 1}" and vote_key("[1, 2]") == vote_key("[1,  2]")
 
 
+def test_a_list_of_numbers_is_one_answer_however_written() -> None:
+    """Seen: "Write out the first 8 Fibonacci numbers.": two programs printed [0, 1, 1, 2, 3, 5, 8,
+    13], two chains of thought wrote 0, 1, 1, 2, 3, 5, 8, 13, and the vote counted a 2-2 tie."""
+    fibonacci = vote_key("[0, 1, 1, 2, 3, 5, 8, 13]")
+    assert fibonacci == vote_key("0, 1, 1, 2, 3, 5, 8, 13") == vote_key("(0, 1, 1, 2, 3, 5, 8, 13.0).")
+    assert fibonacci != vote_key("1, 1, 2, 3, 5, 8, 13, 21") and fibonacci != vote_key("13")
+    assert vote_key("[2, 1]") != vote_key("[1, 2]")  # a list's order is part of it
+    assert vote_key("1,024") == vote_key("1024") == "1024"  # a thousands separator, not a list
+    assert vote_key("[1,2]") == vote_key("1, 2") and vote_key("[1, 'a']") != vote_key("1")
+
+
 def test_a_scale_after_the_number_is_part_of_it() -> None:
     """Seen in the window: chain of thought's 2.05M and PAL's 2050000 counted as two answers, and
     chain of thought's 5.4M won the vote as 5.4."""
