@@ -697,8 +697,9 @@ def _vote(
     printed text, to the answer programs gave first: chain of thought is the weakest at arithmetic).
     After a second round (`recount`) a chain of thought that slipped counts with its arithmetic
     redone, so its slip no longer decides the order. The working shown is a program's when one
-    gave the winning answer. Answers naming one of the question's options count as that option. `labels`: the samples'
-    names as their columns showed them, where those are not the methods' own (chains announced)."""
+    gave the winning answer. Answers naming one of the question's options count as that option.
+    `labels`: the samples' names as their columns showed them, where those are not the methods'
+    own (chains announced)."""
     same = _as_one(question)
     again = redone or [_NOT_REDONE] * len(samples)
     answers = [same(s.answer) if s.answered and s.answer is not None else None for s in samples]

@@ -138,7 +138,7 @@ def _first_failure(session: SolveSession, draft: Draft) -> SolveStatus:
 def propose_repair(
     question: str,
     program: str,
-    error: str,
+    error: str | None,
     model: LanguageModel,
     sandbox: Sandbox,
     *,

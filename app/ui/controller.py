@@ -305,7 +305,7 @@ class SolveController(QObject):
 
         def job(report: Report) -> str | None:
             return propose_repair(
-                question, program, error or "", model, self.sandbox, data=data, on_event=report, cancel=token
+                question, program, error, model, self.sandbox, data=data, on_event=report, cancel=token
             )
 
         def failed(error: Exception) -> None:
