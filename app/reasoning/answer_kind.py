@@ -18,7 +18,7 @@ import re
 from fractions import Fraction
 
 from app.reasoning.choices import choices_in, matching_choice, stated_choice
-from app.reasoning.numbers import LEADING_ARTICLE, MAX_NUMBER_TEXT, number_in, vote_key
+from app.reasoning.numbers import LEADING_ARTICLE, MAX_NUMBER_TEXT, NUMBER_WORDS, number_in, one_number, vote_key
 
 _QUESTION_CHARS = MAX_NUMBER_TEXT * 20
 _FRACTION = re.compile(
@@ -101,6 +101,14 @@ _PER_GROUP = re.compile(
     re.IGNORECASE,
 )
 _SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d.eE+-]*)+\s*,?\s*[)\]]\s*")
+# A question that asks for rows of numbers: a table ("Print the multiplication table of 7.") or a
+# list ("Write out the first 8 Fibonacci numbers.", "List all the prime numbers below 30.").
+_TABLE_ASKED = re.compile(r"\b(?:multiplication|times)\s+tables?\b|\btable\s+of\s+\d", re.IGNORECASE)
+_LIST_ASKED = re.compile(
+    r"\b(?:list|write\s+out|print|show|give|name|what\s+are)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
+    rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\b|\blist\s+(?:all|every|each)\b",
+    re.IGNORECASE,
+)
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 _PERCENTAGE = re.compile(r"\s*([-+]?\d{1,9}(?:\.(\d{1,9}))?)\s*%\s*")
 _DECIMAL = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
@@ -295,6 +303,7 @@ def implausible(answer: str, question: str) -> str | None:
     A question asked yes or no is answered yes or no (a program's True and False are): chain of
     thought's 391 and PAL's sentence for "Is 391 a prime number?" are not its answer. One asking
     which of some alternatives is not: PAL's True for "Which is smaller, 5/8 or 0.6?" names none.
+    One asking for a table or a list is not answered by one number (`one_for_rows`).
 
     A question stating a large number is not judged by its answer's sign or size: its numbers may
     not fit each other (GSM-Hard made its questions so: Janet bakes muffins with 4933828 of her 16
@@ -302,6 +311,8 @@ def implausible(answer: str, question: str) -> str | None:
     text = question[:_QUESTION_CHARS]
     if asked_kind(text) is Kind.YES_NO and not fits(answer, Kind.YES_NO, text):
         return "the question asks yes or no, and this is neither"
+    if rows := one_for_rows(answer, text):
+        return rows
     alternatives = alternatives_in(text)  # a program's True for "Which is smaller, 5/8 or 0.6?"
     if alternatives and (verdict := _BARE_VERDICT.fullmatch(answer.rsplit("\n", 1)[-1][:_SAID_CHARS])):
         return f"the question asks which of {' or '.join(alternatives)}, and {verdict.group().strip()} names none"
@@ -387,6 +398,20 @@ def several_for_one(answer: str, question: str) -> str | None:
         return None
     count = sum(1 for part in answer.strip(" ()[]").split(",") if part.strip())
     return f"it is {count} numbers, and the question asks for one total"
+
+
+def rows_asked(question: str) -> str | None:
+    """ "a table" or "a list" where the question asks for rows of numbers; else None."""
+    text = question[:_QUESTION_CHARS]
+    return "a table" if _TABLE_ASKED.search(text) else "a list" if _LIST_ASKED.search(text) else None
+
+
+def one_for_rows(answer: str, question: str) -> str | None:
+    """Why one number cannot answer a question that asks for a table or a list, in words, or None.
+    Seen: PoT's 70 (the table's last product) for "Print the multiplication table of 7.", where PAL
+    printed the table, won the tie as a single value."""
+    rows = rows_asked(question)
+    return f"it is one number, and the question asks for {rows}" if rows and one_number(answer) else None
 
 
 def in_asked_form(answer: str, kind: Kind, question: str = "") -> str:

@@ -43,6 +43,7 @@ from app.reasoning.answer_kind import (
     large_numbers,
     named_answers,
     percent_as_fraction,
+    rows_asked,
     whole_numbers,
 )
 from app.reasoning.check_working import RedoneArithmetic, redo_arithmetic
@@ -693,8 +694,9 @@ def _vote(
     """The samples combined: the winner's working, everyone's calls and programs, the tally, and
     `notes` on how they were decoded. `methods`: a mixed vote's method of each sample (a
     three-way tie goes to chain of thought; when its written arithmetic slipped (`redone`: each
-    sample's arithmetic redone, kept with it), the question's numbers are large or the programs
-    printed text, to the answer programs gave first: chain of thought is the weakest at arithmetic).
+    sample's arithmetic redone, kept with it), the question's numbers are large, it asks for a
+    table or list, or the programs printed text, to the answer programs gave first: chain of
+    thought is the weakest at arithmetic).
     After a second round (`recount`) a chain of thought that slipped counts with its arithmetic
     redone, so its slip no longer decides the order. The working shown is a program's when one
     gave the winning answer. Answers naming one of the question's options count as that option.
@@ -715,7 +717,11 @@ def _vote(
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
     programs_first = (  # their choice is computed, or is text the chains do not write
-        slipped or large_numbers(question) or bool(named_answers(question)) or _programs_wrote_text(counted, methods)
+        slipped
+        or large_numbers(question)
+        or bool(named_answers(question))
+        or rows_asked(question) is not None
+        or _programs_wrote_text(counted, methods)
     )
     if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")

@@ -113,12 +113,15 @@ def vote_key(answer: str) -> str:
     is its text, not its number. A program's True is chain of thought's "Yes", its False "No"; a
     leading article and a closing full stop do not count ("The blue whale." is "blue whale"). A
     list of numbers is its numbers, however written: "[0, 1, 1, 2]" is "0, 1, 1, 2" (seen: the first
-    Fibonacci numbers from two programs and two chains of thought counted as two answers, 2 to 2)."""
+    Fibonacci numbers from two programs and two chains of thought counted as two answers, 2 to 2),
+    and so is a table printed a row a line: not its last number (seen: PAL's multiplication table of
+    7 and PoT's 70 counted as agreeing)."""
     option = _OPTION.match(answer)
     if option:
         return f"option {option.group(1)}"
     said = answer[:_KEY_CHARS]
     listed = _listed_numbers(said)
+    listed = _rows_of_numbers(said) if listed is None else listed
     if listed is not None:
         return "numbers " + ", ".join(map(format_float, listed))
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
@@ -141,6 +144,27 @@ def _listed_numbers(text: str) -> tuple[float, ...] | None:
         return None
     values = tuple(float(part) for part in parts)
     return values if all(map(math.isfinite, values)) else None
+
+
+def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
+    """The numbers of a table printed a row a line ("7 x 1 = 7" to "7 x 10 = 70"): of the lines
+    written like the last line holding a number, where three or more are. None for other text: for
+    lines of working closed by a line of another shape ("Total: 21" after three "Day 1: 5" rows:
+    that line is the answer, and its number the key), and for bare numbers a line (a program's
+    values printed on its way, then its answer)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    shapes = [_NUMERIC.sub("#", line) for line in lines]
+    row = next((shape for shape in reversed(shapes) if "#" in shape), "#")
+    if row == "#" or shapes.count(row) < 3:
+        return None
+    rows = (line for line, shape in zip(lines, shapes, strict=True) if shape == row)
+    values = (number_in(found.group()) for line in rows for found in _NUMERIC.finditer(line))
+    return tuple(value for value in values if value is not None)
+
+
+def one_number(answer: str) -> bool:
+    """The answer states one number (its vote key is that number), not a list, a table or text."""
+    return _NUMBER.fullmatch(vote_key(answer)) is not None
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer

@@ -6,7 +6,15 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.reasoning.answer_kind import Kind, alternatives_in, asked_kind, fits, implausible, several_for_one
+from app.reasoning.answer_kind import (
+    Kind,
+    alternatives_in,
+    asked_kind,
+    fits,
+    implausible,
+    one_for_rows,
+    several_for_one,
+)
 from app.reasoning.answer_table import table_of
 from app.reasoning.numbers import vote_key
 from app.reasoning.short_answer import shown_answers
@@ -246,7 +254,8 @@ class Solution:
     @property
     def confidence(self) -> Confidence:
         """How well the answer is supported (`_support`); an answer not of the kind the question asks
-        for (a whole number where it asks what fraction; two numbers where it asks for one total), or
+        for (a whole number where it asks what fraction; two numbers where it asks for one total, one
+        where it asks for a table), or
         in a mixed vote one it cannot be (`implausible`: -160 candles' profit), is never confident,
         and says so."""
         support = self._support()
@@ -257,7 +266,7 @@ class Solution:
         if not fits(self.answer, kind, self.question):
             why: str | None = f"the question asks for {kind.value}, and this is not one"
         else:
-            why = several_for_one(self.answer, self.question)
+            why = several_for_one(self.answer, self.question) or one_for_rows(self.answer, self.question)
             why = why or (implausible(self.answer, self.question) if mixed else None)
         return Confidence(f"{support.text}; but {why}", support.value, level="wrong kind") if why else support
 

@@ -15,6 +15,7 @@ from app.reasoning.answer_kind import (
     implausible,
     in_asked_form,
     named_alternative,
+    one_for_rows,
     percent_as_fraction,
     said_yes_or_no,
     several_for_one,
@@ -276,6 +277,42 @@ def test_an_answer_the_question_cannot_have_is_named(answer: str, question: str,
 def test_several_numbers_where_one_total_is_asked_are_named(answer: str, question: str, why: str | None) -> None:
     found = several_for_one(answer, question)
     assert (found is None) if why is None else (found is not None and why in found)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "why"),
+    [
+        ("70", "Print the multiplication table of 7.", "the question asks for a table"),
+        ("7 x 10 = 70", "Show the times table of 7.", "a table"),  # one row is one number
+        ("The answer is 13.", "Write out the first 8 Fibonacci numbers.", "the question asks for a list"),
+        ("23", "List all the prime numbers below 30.", "a list"),
+        ("23", "What are the first ten prime numbers?", "a list"),
+        ("[2, 3, 5]", "List all the prime numbers below 6.", None),
+        ("7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21", "Print the multiplication table of 7.", None),
+        ("70", "A printer prints 7 pages a minute. How many pages does it print in 10 minutes?", None),
+        ("13", "What is the 7th Fibonacci number?", None),
+        ("12", "Sam has a list of 12 chores and does all of them. How many are left to do?", None),
+    ],
+)
+def test_one_number_where_a_table_or_list_is_asked_is_named(answer: str, question: str, why: str | None) -> None:
+    found = one_for_rows(answer, question)
+    assert (found is None) if why is None else (found is not None and why in found)
+    assert implausible(answer, question) == found  # the vote does not count it, and it is never confident
+
+
+def test_a_table_asked_for_is_not_outvoted_by_its_last_number(sandbox: Sandbox) -> None:
+    """Seen: "Print the multiplication table of 7." — PAL printed the table, PoT's ans was 70 (the
+    last product), the chains of thought wrote nothing or a LaTeX table to 7 x 7, and the tie went
+    to 70 as a single value (before that, PAL's table and PoT's 70 counted as agreeing)."""
+    table = "```python\nfor n in range(1, 11):\n    print(f'7 x {n} = {7 * n}')\n```"
+    latex = "\\begin{array}{cc}\n" + "\n".join(f"{n} & {7 * n} \\\\" for n in range(1, 8)) + "\n\\end{array}"
+    replies = [table, "I cannot print.", pot("7 * 10"), "Nothing.", "Nothing.", f"Answer:\n{latex}"]
+    solution = solve(
+        "Print the multiplication table of 7.", "mix", ScriptedModel(replies, parallel=8, gain=1.0), sandbox
+    )
+    assert solution.answer is not None and solution.answer.splitlines()[-1] == "7 x 10 = 70"
+    assert any("70 is not counted: it is one number, and the question asks for a table" in n for n in solution.notes)
+    assert not solution.confidence.confident
 
 
 def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> None:

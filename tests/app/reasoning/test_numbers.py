@@ -72,6 +72,21 @@ def test_a_list_of_numbers_is_one_answer_however_written() -> None:
     assert vote_key("[1,2]") == vote_key("1, 2") and vote_key("[1, 'a']") != vote_key("1")
 
 
+def test_a_table_printed_a_row_a_line_is_its_rows_not_its_last_number() -> None:
+    """Seen: "Print the multiplication table of 7.": PAL printed the ten rows, PoT's ans was 70, and
+    the vote counted them as agreeing (both keyed by the last number)."""
+    table = "\n".join(f"7 x {n} = {7 * n}" for n in range(1, 11))
+    assert vote_key(table) != vote_key("70") and vote_key("Table of 7:\n" + table) == vote_key(table)
+    assert vote_key(table) == vote_key(table.replace(" x ", " × ")) != vote_key(table.replace("= 70", "= 71"))
+    latex = "\\begin{array}{cc}\n" + table.replace(" x ", " & ").replace(" = ", " & ") + "\n\\end{array}"
+    assert vote_key(latex) == vote_key(table)  # lines without a number after the rows do not count
+    # Working closed by its answer keeps the answer's number; so do bare numbers a line (values
+    # printed on the way) and two lines of anything.
+    assert vote_key("16\n9\n18") == "18"
+    assert vote_key("Day 1: 5\nDay 2: 7\nDay 3: 9\nTotal: 21") == vote_key("21") == "21"
+    assert vote_key("Eggs left: 9\nDollars: 18") == "18" and vote_key("x\ny\nz") == "x y z"
+
+
 def test_a_scale_after_the_number_is_part_of_it() -> None:
     """Seen in the window: chain of thought's 2.05M and PAL's 2050000 counted as two answers, and
     chain of thought's 5.4M won the vote as 5.4."""
