@@ -208,8 +208,10 @@ def solve(
         # no is PAL's). Where batches pay, its chains (as many as it may need) decode in PoT's
         # batch: on one development machine four sequences took the time of 1.7 (docs/results.md,
         # "PoT and the second round"); asked yes or no or which of some, the programs mostly agree
-        # and they are not needed (in the window they ran on for 20 s).
-        ahead = "more" in spec.options or not (large_numbers(question) or named_answers(question))
+        # and they are not needed (in the window they ran on for 20 s); nor asked for a table or list.
+        ahead = "more" in spec.options or not (
+            large_numbers(question) or named_answers(question) or rows_asked(question)
+        )
         first, notes = _in_rounds(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
             sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,
@@ -394,16 +396,19 @@ def _unsettled(solution: Solution, question: str) -> bool:
     thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md). Nor
     where both programs computed one yes or no, or one of the alternatives asked about: chains
     agreeing on another is little evidence (one of two answers), and three of them outvoted two
-    programs' True for "Is 1001 divisible by 7?"."""
-    decided = large_numbers(question) or _programs_agree_on_one_named(solution, question)
+    programs' True for "Is 1001 divisible by 7?"; nor where they printed one table or list asked for."""
+    decided = large_numbers(question) or _programs_decide(solution, question)
     return solution.confidence.level != "redone" and not decided
 
 
-def _programs_agree_on_one_named(solution: Solution, question: str) -> bool:
-    """Both programs of a mixed vote gave one of the answers the question names (`named_answers`)."""
+def _programs_decide(solution: Solution, question: str) -> bool:
+    """Both programs of a mixed vote gave one of the answers the question names (`named_answers`),
+    or the same rows of numbers where it asks for a table or a list: chains of thought ran out of
+    words listing the primes below 30 (three of three, 72 s) and write tables less surely."""
     same, named = _as_one(question), {vote_key(answer) for answer in named_answers(question)}
     said = [vote_key(same(s.answer)) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
-    return len(said) == 2 and said[0] == said[1] in named
+    agree = len(said) == 2 and said[0] == said[1]
+    return agree and (said[0] in named or (rows_asked(question) is not None and said[0].startswith("numbers ")))
 
 
 def chains_needed(top: int) -> int:

@@ -147,8 +147,9 @@ def _listed_numbers(text: str) -> tuple[float, ...] | None:
 
 
 def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
-    """The numbers of a table printed a row a line ("7 x 1 = 7" to "7 x 10 = 70"): of the lines
-    written like the last line holding a number, where three or more are. None for other text: for
+    """The values of a table printed a row a line, each row's last number ("7 x 1 = 7" to "7 x 10
+    = 70" is 7, 14, … 70, as chain of thought lists them): of the lines written like the last line
+    holding a number, where three or more are. None for other text: for
     lines of working closed by a line of another shape ("Total: 21" after three "Day 1: 5" rows:
     that line is the answer, and its number the key), and for bare numbers a line (a program's
     values printed on its way, then its answer)."""
@@ -157,8 +158,7 @@ def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
     row = next((shape for shape in reversed(shapes) if "#" in shape), "#")
     if row == "#" or shapes.count(row) < 3:
         return None
-    rows = (line for line, shape in zip(lines, shapes, strict=True) if shape == row)
-    values = (number_in(found.group()) for line in rows for found in _NUMERIC.finditer(line))
+    values = (number_in(line) for line, shape in zip(lines, shapes, strict=True) if shape == row)
     return tuple(value for value in values if value is not None)
 
 

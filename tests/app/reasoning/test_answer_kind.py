@@ -315,6 +315,21 @@ def test_a_table_asked_for_is_not_outvoted_by_its_last_number(sandbox: Sandbox) 
     assert not solution.confidence.confident
 
 
+def test_two_programs_printing_one_list_asked_for_decide_it(sandbox: Sandbox) -> None:
+    """Seen: "List all the prime numbers below 30." — PAL and PoT computed the list, and three
+    chains of thought ran out of words checking each number (72 s, none answered)."""
+    primes = "[n for n in range(2, 30) if all(n % d for d in range(2, n))]"
+    replies = [pal(primes), "Check 2: prime. Check 3: prime.", pot(primes), *["Check 2: prime."] * 3]
+    model = ScriptedModel(replies, parallel=8, chunk_size=3)  # no gain measured yet: batches pay
+    solution = solve("List all the prime numbers below 30.", "mix", model, sandbox)
+    assert solution.answer == "[2, 3, 5, 7, 11, 13, 17, 19, 23, 29]" and len(model.requests) == 3
+    assert solution.confidence.level == "pal+pot" and not solution.confidence.confident
+    replies = [pal(primes), "Answer: 2, 3, 5", pot("[2, 3, 5, 7]"), *["Answer: 2, 3, 5, 7"] * 3]
+    model = ScriptedModel(replies, parallel=8, gain=1.0)  # programs that differ: the chains are asked
+    assert solve("List all the prime numbers below 10.", "mix", model, sandbox).answer == "[2, 3, 5, 7]"
+    assert len(model.requests) > 3
+
+
 def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> None:
     """Seen asked: "Is 1001 divisible by 7?" — PAL and PoT computed True, and three chains of
     thought saying "No" outvoted them. Chains agreeing on one of two answers is no evidence: where

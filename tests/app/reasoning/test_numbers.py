@@ -78,6 +78,7 @@ def test_a_table_printed_a_row_a_line_is_its_rows_not_its_last_number() -> None:
     table = "\n".join(f"7 x {n} = {7 * n}" for n in range(1, 11))
     assert vote_key(table) != vote_key("70") and vote_key("Table of 7:\n" + table) == vote_key(table)
     assert vote_key(table) == vote_key(table.replace(" x ", " × ")) != vote_key(table.replace("= 70", "= 71"))
+    assert vote_key(table) == vote_key("7, 14, 21, 28, 35, 42, 49, 56, 63, 70")  # a row's value is its last number
     latex = "\\begin{array}{cc}\n" + table.replace(" x ", " & ").replace(" = ", " & ") + "\n\\end{array}"
     assert vote_key(latex) == vote_key(table)  # lines without a number after the rows do not count
     # Working closed by its answer keeps the answer's number; so do bare numbers a line (values
