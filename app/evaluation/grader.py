@@ -2,7 +2,9 @@
 
 Numbers compare by value after normalising ($, %, thousands separators, units words, fractions;
 `18.0` == `18`; relative tolerance 1e-4, but a whole-number gold is met only by a number within
-1e-4 of it: 116248 is not 116258, however large). Multiple-choice golds ("B", "(B)") compare letters.
+1e-4 of it: 116248 is not 116258, however large). A gold list of numbers ("2, 3, 5") is met by
+those numbers in that order, however listed or tabled (`vote_key`), not by its last one.
+Multiple-choice golds ("B", "(B)") compare letters.
 A yes/no gold is met by an answer that says it (`said_yes_or_no`: a program's True is "Yes").
 Other text compares case- and space-folded, and — only when a sandbox is given — by symbolic
 equivalence computed by sympy *inside the sandbox*: model text is never parsed by sympy here.
@@ -40,7 +42,7 @@ ans = sympy.simplify(parse_expr(left, transformations=rules) - parse_expr(right,
 @dataclass(frozen=True)
 class Grade:
     correct: bool
-    how: str  # "number", "choice", "text", "symbolic" or "missing"
+    how: str  # "number", "numbers", "choice", "text", "symbolic" or "missing"
 
 
 def _same_number(value: float, gold: float) -> bool:
@@ -55,6 +57,8 @@ def grade(predicted: str | None, gold: str, sandbox: Sandbox | None = None) -> G
     choice = _CHOICE.match(gold.strip())
     if choice:
         return Grade(stated_choice(predicted) == choice.group(1).upper(), "choice")
+    if vote_key(gold).startswith("numbers "):  # its commas are no thousands separators: "7, 14, 21" is not 71421
+        return Grade(vote_key(predicted) == vote_key(gold), "numbers")
     gold_number = number_in(gold)
     if gold_number is not None and _PLAIN_NUMBER.fullmatch(_DECORATIONS.sub("", gold)):
         value = number_in(predicted)

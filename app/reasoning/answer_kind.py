@@ -101,12 +101,18 @@ _PER_GROUP = re.compile(
     re.IGNORECASE,
 )
 _SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d.eE+-]*)+\s*,?\s*[)\]]\s*")
-# A question that asks for rows of numbers: a table ("Print the multiplication table of 7.") or a
-# list ("Write out the first 8 Fibonacci numbers.", "List all the prime numbers below 30.").
-_TABLE_ASKED = re.compile(r"\b(?:multiplication|times)\s+tables?\b|\btable\s+of\s+\d", re.IGNORECASE)
+# A question that asks for rows of numbers: a table ("Print the multiplication table of 7.", "Print
+# a table of the balance …") or a list ("Write out the first 8 Fibonacci numbers.", "List how much
+# he saves in each week.": a sentence that opens with "List" asks for one).
+_TABLE_ASKED = re.compile(  # not "What is the 10th number in the multiplication table of 6?"
+    r"\b(?:print|show|make|give|write|display|create|draw)\s+(?:out\s+)?(?:me\s+)?(?:(?:a|an|the)\s+)?"
+    r"(?:(?:multiplication|times|full|complete)\s+)?table\b",
+    re.IGNORECASE,
+)
 _LIST_ASKED = re.compile(
-    r"\b(?:list|write\s+out|print|show|give|name|what\s+are)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
-    rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\b|\blist\s+(?:all|every|each)\b",
+    r"(?:^|[.!?:]\s+)list\b|\blist\s+(?:all|every|each)\b"
+    r"|\b(?:write\s+out|print|show|give|name|what\s+are|find)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
+    rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\b",
     re.IGNORECASE,
 )
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")

@@ -37,6 +37,8 @@ from sandbox import Sandbox
         ("False", "No"),
         ("no.", "No"),
         ("No, they cannot be split evenly.", "No"),
+        ("[2, 3, 5]", "2, 3, 5"),
+        ("7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21", "7, 14, 21"),  # a table's rows are its values
     ],
 )
 def test_equal(predicted: str, gold: str) -> None:
@@ -61,6 +63,9 @@ def test_equal(predicted: str, gold: str) -> None:
         ("True", "No"),
         ("391", "No"),
         ("3/7 is smaller than 0.43", "No"),  # says neither
+        ("21", "7, 14, 21"),  # a list's last number is not the list
+        ("71421", "7, 14, 21"),
+        ("[2, 5, 3]", "2, 3, 5"),
     ],
 )
 def test_not_equal(predicted: str | None, gold: str) -> None:
