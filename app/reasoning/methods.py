@@ -585,12 +585,13 @@ def _rehearsed(run: Member, quiet: SolveContext, like: LanguageModel) -> Generat
     return first_request(lambda model: run(replace(quiet, model=model)), like)
 
 
-def vote(answers: list[str | None], *, whole: bool = False) -> list[Vote]:
+def vote(answers: list[str | None], *, whole: bool = False, rows: bool = False) -> list[Vote]:
     """Answers by count, most first; in a tie a plausible answer before one that says nothing
     (`degenerate`), with `whole` (the question counts things: `whole_numbers`) a whole number
-    before one with a fractional part, a single value before lines of printed output (`wordy`),
-    then the order first seen; None (failures) not counted. Answers meaning the same number (18,
-    18.0, $18) share a vote under the first one's text."""
+    before one with a fractional part, a single value before lines of printed output (`wordy`)
+    unless `rows` (the question asks for a table or a list: lines are its answer), then the order
+    first seen; None (failures) not counted. Answers meaning the same number (18, 18.0, $18) share
+    a vote under the first one's text."""
     keys = [vote_key(a) if a is not None else None for a in answers]
     first_text: dict[str, str] = {}
     for answer, key in zip(answers, keys, strict=True):
@@ -601,8 +602,8 @@ def vote(answers: list[str | None], *, whole: bool = False) -> list[Vote]:
     ranked = sorted(
         order,
         key=lambda key: (
-            -counts[key], degenerate(first_text[key]), whole and fractional(first_text[key]), wordy(first_text[key]),
-            order.index(key),
+            -counts[key], degenerate(first_text[key]), whole and fractional(first_text[key]),
+            not rows and wordy(first_text[key]), order.index(key),
         ),
     )  # fmt: skip
     return [Vote(first_text[key], counts[key]) for key in ranked]
@@ -721,18 +722,19 @@ def _vote(
         counted = plausible
     order = list(range(len(samples)))
     slipped = not recount and any(r.slips for r in again)
+    rows = rows_asked(question) is not None  # lines of printed output are its answer
     programs_first = (  # their choice is computed, or is text the chains do not write
         slipped
         or large_numbers(question)
         or bool(named_answers(question))
-        or rows_asked(question) is not None
+        or rows
         or _programs_wrote_text(counted, methods)
     )
     if methods and programs_first:  # programs first in a tie
         order.sort(key=lambda number: methods[number] == "cot")
     elif methods:  # else chain of thought first, whichever ran first (measured best on GSM8K: docs/results.md)
         order.sort(key=lambda number: methods[number] != "cot")
-    votes = vote([counted[number] for number in order], whole=whole_numbers(question))
+    votes = vote([counted[number] for number in order], whole=whole_numbers(question), rows=rows)
     backed, in_hand = True, [s for s in samples if s.answered]
     cancelled = samples[-1].status is SolveStatus.CANCELLED and bool(in_hand)
     if cancelled:  # no verdict, but nothing lost: the tally in hand, a program to run, and why

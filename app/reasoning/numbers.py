@@ -149,10 +149,9 @@ def _listed_numbers(text: str) -> tuple[float, ...] | None:
 def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
     """The values of a table printed a row a line, each row's last number ("7 x 1 = 7" to "7 x 10
     = 70" is 7, 14, … 70, as chain of thought lists them): of the lines written like the last line
-    holding a number, where three or more are. None for other text: for
-    lines of working closed by a line of another shape ("Total: 21" after three "Day 1: 5" rows:
-    that line is the answer, and its number the key), and for bare numbers a line (a program's
-    values printed on its way, then its answer)."""
+    holding a number, where three or more are. None for other text: for lines of working closed by
+    a line of another shape ("Total: 21" after three "Day 1: 5" rows: that line is the answer, and
+    its number the key), and for bare numbers a line (a program's values printed on its way)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     shapes = [_NUMERIC.sub("#", line) for line in lines]
     row = next((shape for shape in reversed(shapes) if "#" in shape), "#")
@@ -163,8 +162,9 @@ def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
 
 
 def one_number(answer: str) -> bool:
-    """The answer states one number (its vote key is that number), not a list, a table or text."""
-    return _NUMBER.fullmatch(vote_key(answer)) is not None
+    """The answer states one number on one line (its vote key is that number): not a list, a table,
+    text, or lines of printed output (a grid of products is keyed by its last, but is no one number)."""
+    return "\n" not in answer.strip() and _NUMBER.fullmatch(vote_key(answer)) is not None
 
 
 _KEY_CHARS = 4096  # answers that agree on this much text are one answer

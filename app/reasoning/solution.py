@@ -13,6 +13,7 @@ from app.reasoning.answer_kind import (
     fits,
     implausible,
     one_for_rows,
+    rows_asked,
     several_for_one,
 )
 from app.reasoning.answer_table import table_of
@@ -255,9 +256,8 @@ class Solution:
     def confidence(self) -> Confidence:
         """How well the answer is supported (`_support`); an answer not of the kind the question asks
         for (a whole number where it asks what fraction; two numbers where it asks for one total, one
-        where it asks for a table), or
-        in a mixed vote one it cannot be (`implausible`: -160 candles' profit), is never confident,
-        and says so."""
+        where it asks for a table), or in a mixed vote one it cannot be (`implausible`: -160 candles'
+        profit), is never confident, and says so."""
         support = self._support()
         if not self.answered or self.answer is None:
             return support
@@ -326,6 +326,8 @@ class Solution:
             level = "pal+pot, yes or no"
         elif level == "pal+pot" and alternatives_in(self.question):
             level = "pal+pot, which one"
+        elif level == "pal+pot" and rows_asked(self.question):  # chains of thought run out of words listing
+            level = "pal+pot, rows"
         if len(agreeing) == len(self.sampled) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
         elif len(agreeing) == len(self.sampled):  # the vote ended early: the rest could not change it

@@ -32,6 +32,7 @@ _ALTERNATIVES_16 = (
     "measured on the team's 16 questions asking which of two or three alternatives, with the built-in model"
     " (docs/results.md)"
 )
+_ROWS_15 = "measured on the team's 15 questions asking for a table or a list, with the built-in model (docs/results.md)"
 _GSM8K_50 = "measured on the first 50 GSM8K questions with the built-in model (docs/results.md)"
 LEVELS = {
     "all": Level("three different methods agree", 63, 66, _GSM8K_200),
@@ -41,7 +42,7 @@ LEVELS = {
     # where the numbers are large, or a second round could not run): its first round as run
     # 2026-12-04 18:28–19:30 UTC, before the second round existed; "pal+pot, yes or no": the yes/no
     # set as the default ran it on 2026-12-07; "pal+pot, which one": the alternatives set's run
-    # of 2026-12-07 17:00 (8563081)
+    # of 2026-12-07 17:00 (8563081); "pal+pot, rows": the rows set's run of 2026-12-07 22:05 (this level's commit)
     "cot+pal": Level("two different methods agree: a program and reasoning in words", 87, 93, _GSM8K_200),
     "cot+pal-pot": Level("two different methods agree, a third does not", 11, 13, _GSM8K_200),
     "pal+pot": Level("the two programs agree, the reasoning in words does not — compare them", 12, 26, _GSM8K_200),
@@ -56,6 +57,12 @@ LEVELS = {
         4,
         4,
         _ALTERNATIVES_16,
+    ),
+    "pal+pot, rows": Level(
+        "the two programs computed these rows; the reasoning in words did not write them alike — compare them",
+        2,
+        2,
+        _ROWS_15,
     ),
     "cot+pot": Level(
         "one program agrees with the reasoning in words, the other does not — compare them", 12, 20, _GSM8K_200

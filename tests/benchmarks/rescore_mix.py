@@ -9,7 +9,7 @@ PoT), then the second round's chains of thought where no two agreed. So one run 
 on the same items, and the vote is redone here with this checkout's rules (chain of thought's
 answer, where it had none, read from the end of its reasoning): in a tie chain of thought first,
 unless its written arithmetic slips, the question's numbers are large, it names the answers (yes or
-no, alternatives) or the programs printed text (then the programs first),
+no, alternatives), it asks for a table or a list, or the programs printed text (then the programs first),
 a whole number first where the question counts things, and after a slip PoT's answer is not
 counted (it is not asked where PAL answered). Where chain of thought and PAL disagree (and chain
 of thought, redone, does not give PAL's answer) and the numbers are not large, the second round's
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from app.evaluation.grader import grade
-from app.reasoning.answer_kind import implausible, large_numbers, named_answers, whole_numbers
+from app.reasoning.answer_kind import implausible, large_numbers, named_answers, rows_asked, whole_numbers
 from app.reasoning.check_working import redo_arithmetic
 from app.reasoning.choices import choices_in
 from app.reasoning.cot import concluded_answer
@@ -59,7 +59,8 @@ def _counted_answers(answers: list[str | None], question: str) -> list[str | Non
 
 def _voted(by_method: dict[str, str | None], order: tuple[str, ...], question: str, whole: bool = False) -> str | None:
     """The vote over the methods' answers (as `_as_one` writes them), ties broken by `order`."""
-    votes = vote(_counted_answers([by_method.get(method) for method in order], question), whole=whole)
+    answers = _counted_answers([by_method.get(method) for method in order], question)
+    votes = vote(answers, whole=whole, rows=rows_asked(question) is not None)
     return votes[0].answer if votes else None
 
 
@@ -74,16 +75,16 @@ def _counted(sample: dict[str, Any], question: str, sandbox: Sandbox) -> str | N
 
 
 def _second_round(
-    row: dict[str, Any], head: list[str | None], extra: list[dict[str, Any]], sandbox: Sandbox
+    row: dict[str, Any], named: dict[str, str | None], extra: list[dict[str, Any]], sandbox: Sandbox
 ) -> tuple[str | None, str]:
-    """The second round's vote: `head` (the first round's answers, chain of thought's counted
-    redone, in tie order) and as many chains of thought of `extra` as the product asks; its level."""
-    question = row["question"]
-    whole = whole_numbers(question)
-    first = vote(_counted_answers(head, question), whole=whole)
+    """The second round's vote: `named` (the first round's answers by method, chain of thought's
+    counted redone, in tie order) and as many chains of thought of `extra` as the product asks; its level."""
+    question, head = row["question"], list(named.values())
+    whole, rows = whole_numbers(question), rows_asked(question) is not None
+    first = vote(_counted_answers(head, question), whole=whole, rows=rows)
     chains = chains_needed(first[0].count if first else 0)
     answers = head + [_counted(s, question, sandbox) for s in extra[:chains]]
-    votes = vote(_counted_answers(answers, question), whole=whole)
+    votes = vote(_counted_answers(answers, question), whole=whole, rows=rows)
     if not votes or (len(votes) > 1 and votes[1].count == votes[0].count):
         return (votes[0].answer if votes else None), "second round, split"
     if implausible(votes[0].answer, question):
@@ -91,7 +92,7 @@ def _second_round(
     if votes[0].count >= TRUSTED_AGREE:
         return votes[0].answer, "second round"
     key = vote_key(votes[0].answer)
-    agreeing = {m for m, a in zip(("cot", "pal", "pot"), head, strict=False) if a is not None and vote_key(a) == key}
+    agreeing = {m for m, a in named.items() if a is not None and vote_key(a) == key}
     both = {"pal", "pot"} <= agreeing and any(a is not None and vote_key(a) == key for a in answers[len(head) :])
     return votes[0].answer, "second round, both programs" if both else "second round, split"
 
@@ -145,6 +146,7 @@ def main() -> None:
         if slips:
             slipped[grade(by_method["cot"], row["gold"]).correct] += 1
         programs_first = bool(slips) or large_numbers(question) or bool(named_answers(question))
+        programs_first = programs_first or rows_asked(question) is not None
         programs_first = programs_first or _programs_wrote_text([by_method.get(m) for m in FIRST], FIRST)
         asked = dict(by_method)
         if slips and by_method.get("pal") is not None:  # PoT is not asked after a slip (methods._Slips)
@@ -152,11 +154,13 @@ def main() -> None:
         order = ("pal", "pot", "cot") if programs_first else ("cot", "pal", "pot")
         mix = _voted(asked, order, question, whole_numbers(question))
         level = "wrong kind" if mix is not None and implausible(mix, question) else _level(asked, mix, again)
+        listed = level == "pal+pot" and rows_asked(question) and vote_key(mix or "").startswith("numbers ")
+        level = "pal+pot, rows" if listed else level  # both programs print the rows asked for: they decide
         extra = row["sampled"][len(first) :] or later.get(row["index"], [])
         disputed = level in ("tie", "pal+pot", "cot+pot", "wrong kind") and not large_numbers(question)
         if disputed and extra:  # chain of thought and PAL disagree: the second round decides
             head = {**asked, "cot": _counted(cot, question, sandbox) if asked.get("cot") else None}
-            mix, level = _second_round(row, [head.get(m) for m in ("cot", "pal", "pot") if m in head], extra, sandbox)
+            mix, level = _second_round(row, {m: head[m] for m in order if m in head}, extra, sandbox)
         elif disputed:
             level = f"{level}, no second round in the records"
         good = grade(mix, row["gold"]).correct

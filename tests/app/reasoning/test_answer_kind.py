@@ -293,6 +293,7 @@ def test_several_numbers_where_one_total_is_asked_are_named(answer: str, questio
         ("9", "Ann made a shopping list. It had 9 items. How many items were on it?", None),
         ("60", "What is the 10th number in the multiplication table of 6?", None),
         ("7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21", "Print the multiplication table of 7.", None),
+        ("1 x 1 = 1\t\n1 x 2 = 2\t2 x 2 = 4\t\n1 x 3 = 3\t2 x 3 = 6\t3 x 3 = 9", "Print the times table of 3.", None),
         ("70", "A printer prints 7 pages a minute. How many pages does it print in 10 minutes?", None),
         ("13", "What is the 7th Fibonacci number?", None),
         ("12", "Sam has a list of 12 chores and does all of them. How many are left to do?", None),
@@ -327,11 +328,26 @@ def test_two_programs_printing_one_list_asked_for_decide_it(sandbox: Sandbox) ->
     model = ScriptedModel(replies, parallel=8, chunk_size=3)  # no gain measured yet: batches pay
     solution = solve("List all the prime numbers below 30.", "mix", model, sandbox)
     assert solution.answer == "[2, 3, 5, 7, 11, 13, 17, 19, 23, 29]" and len(model.requests) == 3
-    assert solution.confidence.level == "pal+pot" and not solution.confidence.confident
+    assert solution.confidence.level == "pal+pot, rows" and not solution.confidence.confident
+    assert "computed these rows" in solution.confidence.words
     replies = [pal(primes), "Answer: 2, 3, 5", pot("[2, 3, 5, 7]"), *["Answer: 2, 3, 5, 7"] * 3]
     model = ScriptedModel(replies, parallel=8, gain=1.0)  # programs that differ: the chains are asked
     assert solve("List all the prime numbers below 10.", "mix", model, sandbox).answer == "[2, 3, 5, 7]"
     assert len(model.requests) > 3
+
+
+def test_a_table_asked_for_wins_a_tie_over_a_list_from_chain_of_thought(sandbox: Sandbox) -> None:
+    """Seen on tests/data/rows.jsonl: PAL printed the balance at the end of each of 4 years, a chain
+    of thought listed year 0 too, PoT and a chain gave the last balance; the tie went to the chain's
+    list as one value before lines of printed output, though programs go first where rows are asked."""
+    question = (
+        "A savings account starts with $1000 and earns 10% a year. Print a table of the balance after each of 4 years."
+    )
+    table = "```python\nfor year in range(1, 5):\n    print(f'End of year {year}: ${1000 * 1.1 ** year:.2f}')\n```"
+    replies = [table, "Answer: 1000, 1100, 1210, 1331, 1464.10", pot("round(1000 * 1.1 ** 4, 2)")]
+    model = ScriptedModel([*replies, "Nothing.", "Answer: 1464.1", "Nothing."], parallel=8, gain=1.0)
+    solution = solve(question, "mix", model, sandbox)
+    assert solution.answer is not None and solution.answer.startswith("End of year 1: $1100.00")
 
 
 def test_two_programs_computing_one_yes_or_no_decide_it(sandbox: Sandbox) -> None:

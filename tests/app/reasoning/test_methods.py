@@ -719,6 +719,8 @@ def test_a_tie_goes_to_one_value_over_lines_of_printed_output() -> None:
     assert vote([lines, "230", lines, "230 miles"])[0] == Vote("230", 2)
     assert vote([lines, lines, "230"])[0] == Vote(lines, 2)  # more votes still win
     assert not wordy("[1, 2]\n") and not wordy("230") and wordy(lines)
+    table = "Year 1: 1100\nYear 2: 1210\nYear 3: 1331"  # where the question asks for rows, lines are its answer
+    assert vote([table, "1000, 1100, 1210, 1331"], rows=True)[0].answer == table
 
 
 def test_chain_of_thought_without_a_boxed_answer_is_read_from_its_conclusion(sandbox: Sandbox) -> None:
