@@ -103,14 +103,15 @@ _PER_GROUP = re.compile(
 _SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d.eE+-]*)+\s*,?\s*[)\]]\s*")
 # A question that asks for rows of numbers: a table ("Print the multiplication table of 7.", "Print
 # a table of the balance …") or a list ("Write out the first 8 Fibonacci numbers.", "List how much
-# he saves in each week.": a sentence that opens with "List" asks for one).
+# he saves in each week.": a sentence that opens with "List the", "List how" … asks for one; "List
+# price is $20." does not).
 _TABLE_ASKED = re.compile(  # not "What is the 10th number in the multiplication table of 6?"
     r"\b(?:print|show|make|give|write|display|create|draw)\s+(?:out\s+)?(?:me\s+)?(?:(?:a|an|the)\s+)?"
     r"(?:(?:multiplication|times|full|complete)\s+)?table\b",
     re.IGNORECASE,
 )
 _LIST_ASKED = re.compile(
-    r"(?:^|[.!?:]\s+)list\b|\blist\s+(?:all|every|each)\b"
+    r"(?:^|[.!?:]\s+)list\s+(?:the|how|what|which|them|those|these|its|his|her|their|\d)\b|\blist\s+(?:all|every|each)\b"
     r"|\b(?:write\s+out|print|show|give|name|what\s+are|find)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
     rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\b",
     re.IGNORECASE,

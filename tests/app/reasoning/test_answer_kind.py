@@ -292,6 +292,7 @@ def test_several_numbers_where_one_total_is_asked_are_named(answer: str, questio
         ("[2, 3, 5]", "List all the prime numbers below 6.", None),
         ("9", "Ann made a shopping list. It had 9 items. How many items were on it?", None),
         ("60", "What is the 10th number in the multiplication table of 6?", None),
+        ("18", "List price is $20. After a 10% discount, what does the shirt cost?", None),
         ("7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21", "Print the multiplication table of 7.", None),
         ("1 x 1 = 1\t\n1 x 2 = 2\t2 x 2 = 4\t\n1 x 3 = 3\t2 x 3 = 6\t3 x 3 = 9", "Print the times table of 3.", None),
         ("70", "A printer prints 7 pages a minute. How many pages does it print in 10 minutes?", None),
