@@ -421,6 +421,15 @@ def one_for_rows(answer: str, question: str) -> str | None:
     return f"it is one number, and the question asks for {rows}" if rows and one_number(answer) else None
 
 
+PRINTED_CHARS = 300  # printed text this long is no answer a chain of thought writes out
+
+
+def printed_text(answer: str) -> bool:
+    """Text a program printed that no chain of thought writes out ("Print the letter x 3000
+    times."): PRINTED_CHARS or more, stating no number."""
+    return len(answer) >= PRINTED_CHARS and number_in(answer) is None
+
+
 def in_asked_form(answer: str, kind: Kind, question: str = "") -> str:
     """A number given as the fraction the question asks for (0.5833333333 → 7/12) when it is one
     with a denominator a person writes, a program's True or False (or a sentence that says it,

@@ -43,6 +43,7 @@ from app.reasoning.answer_kind import (
     large_numbers,
     named_answers,
     percent_as_fraction,
+    printed_text,
     rows_asked,
     whole_numbers,
 )
@@ -208,7 +209,8 @@ def solve(
         # no is PAL's). Where batches pay, its chains (as many as it may need) decode in PoT's
         # batch: on one development machine four sequences took the time of 1.7 (docs/results.md,
         # "PoT and the second round"); asked yes or no or which of some, the programs mostly agree
-        # and they are not needed (in the window they ran on for 20 s); nor asked for a table or list.
+        # and they are not needed (in the window they ran on for 20 s); nor asked for a table or list,
+        # nor after PAL printed a long text (3000 x's: PoT agrees, and the chains wrote x's for 35 s).
         ahead = "more" in spec.options or not (
             large_numbers(question) or named_answers(question) or rows_asked(question)
         )
@@ -216,6 +218,7 @@ def solve(
             members, sample_labels(MIX), context, needed=len(CROSS_CHECK), same=_settling(question),
             sizes=MIX_ROUNDS_PAIRED if shared.pairs() else MIX_ROUNDS,
             enough=slipped.decided, shared=shared, ahead=(chains, _chain_labels(SECOND_ROUND)) if ahead else ([], []),
+            carry=lambda done: not any(s.program and printed_text(s.answer or "") for s in done),
         )  # fmt: skip
         if len(first) == len(MIX) and first[-1].status is SolveStatus.MODEL_ERROR:  # its batch failed
             notes = [*notes, _lost_note(first.pop())]  # PAL and chain of thought still answered
@@ -396,19 +399,24 @@ def _unsettled(solution: Solution, question: str) -> bool:
     thought, weak at such arithmetic, sharing one misreading outvoted PAL (docs/results.md). Nor
     where both programs computed one yes or no, or one of the alternatives asked about: chains
     agreeing on another is little evidence (one of two answers), and three of them outvoted two
-    programs' True for "Is 1001 divisible by 7?"; nor where they printed one table or list asked for."""
+    programs' True for "Is 1001 divisible by 7?"; nor where they printed one table or list asked
+    for, or one long text."""
     decided = large_numbers(question) or _programs_decide(solution, question)
     return solution.confidence.level != "redone" and not decided
 
 
 def _programs_decide(solution: Solution, question: str) -> bool:
     """Both programs of a mixed vote gave one of the answers the question names (`named_answers`),
-    or the same rows of numbers where it asks for a table or a list: chains of thought ran out of
-    words listing the primes below 30 (three of three, 72 s) and write tables less surely."""
+    the same rows of numbers where it asks for a table or a list, or the same long printed text:
+    chains of thought ran out of words listing the primes below 30 (three of three, 72 s), write
+    tables less surely, and do not write out 3000 x's (the second round took 35 s of 60)."""
     same, named = _as_one(question), {vote_key(answer) for answer in named_answers(question)}
-    said = [vote_key(same(s.answer)) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
-    agree = len(said) == 2 and said[0] == said[1]
-    return agree and (said[0] in named or (rows_asked(question) is not None and said[0].startswith("numbers ")))
+    printed = [same(s.answer) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
+    said = [vote_key(answer) for answer in printed]
+    if len(said) != 2 or said[0] != said[1]:
+        return False
+    rows = rows_asked(question) is not None and said[0].startswith("numbers ")
+    return said[0] in named or rows or printed_text(printed[0])
 
 
 def chains_needed(top: int) -> int:
@@ -434,15 +442,17 @@ def _in_rounds(
     enough: Callable[[list[Solution]], bool] = lambda _done: False,
     shared: RoundModel | None = None,
     ahead: tuple[list[Member], list[str]] = ([], []),
+    carry: Callable[[list[Solution]], bool] = lambda _done: True,
 ) -> tuple[list[Solution], list[str]]:
     """A vote's solves, a round at a time (of `sizes`, else as many as decode together), until the
     winner is settled (or the solves in hand are `enough`) or all are in, and notes on how they
     were decoded (see `_Rounds`); `same` writes answers that are one alike (the option "C" and its
     75) before they are compared, and None for one that may not settle the vote. `shared`: the
     round model of a vote's rounds, which keeps what `ahead` decoded for the next call: the next
-    round's solves (and their labels), decoded in the batch of this call's last round if it runs."""
+    round's solves (and their labels), decoded in the batch of this call's last round if it runs
+    and `carry` says so of the solves done before it."""
     rounds = _Rounds(members, labels, context, first_lane, needed, same=same, enough=enough, shared=shared)
-    return rounds.run(sizes, ahead)
+    return rounds.run(sizes, ahead, carry)
 
 
 class _Rounds:
@@ -483,7 +493,10 @@ class _Rounds:
         self.position = 0  # the solves dealt with so far
 
     def run(
-        self, sizes: tuple[int, ...] = (), ahead: tuple[list[Member], list[str]] = ([], [])
+        self,
+        sizes: tuple[int, ...] = (),
+        ahead: tuple[list[Member], list[str]] = ([], []),
+        carry: Callable[[list[Solution]], bool] = lambda _done: True,
     ) -> tuple[list[Solution], list[str]]:
         shared, ended = self.shared, False
         decoded = shared.ahead_lanes  # the lanes decoded ahead for this call, announced as they began
@@ -498,7 +511,8 @@ class _Rounds:
             self.report(LanesWaiting((lane,), reason, for_room=False))
         for number, members_now in enumerate(rounds):
             if shared.batching:
-                self.carrying = number == len(rounds) - 1 and bool(ahead[0]) and shared.batches_pay()
+                last = number == len(rounds) - 1
+                self.carrying = last and bool(ahead[0]) and shared.batches_pay() and carry(self.done)
                 rehearsed = [_rehearsed(run, self.quiet, shared) for run in members_now]
                 if self.carrying:
                     next_lane = self.first_lane + len(self.members)

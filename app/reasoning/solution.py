@@ -13,6 +13,7 @@ from app.reasoning.answer_kind import (
     fits,
     implausible,
     one_for_rows,
+    printed_text,
     rows_asked,
     several_for_one,
 )
@@ -328,6 +329,8 @@ class Solution:
             level = "pal+pot, which one"
         elif level == "pal+pot" and rows_asked(self.question):  # chains of thought run out of words listing
             level = "pal+pot, rows"
+        elif level == "pal+pot" and printed_text(self.answer or ""):  # no chain of thought writes it out
+            level = "pal+pot, printed"
         if len(agreeing) == len(self.sampled) > 2:
             text = f"all {len(agreeing)} methods agree ({', '.join(names)})"
         elif len(agreeing) == len(self.sampled):  # the vote ended early: the rest could not change it

@@ -64,6 +64,9 @@ LEVELS = {
         2,
         _ROWS_15,
     ),
+    "pal+pot, printed": Level(
+        "the two programs printed the same text; the reasoning in words did not write it out — compare them"
+    ),
     "cot+pot": Level(
         "one program agrees with the reasoning in words, the other does not — compare them", 12, 20, _GSM8K_200
     ),

@@ -728,6 +728,20 @@ def test_chain_of_thought_without_a_boxed_answer_is_read_from_its_conclusion(san
     assert solution.answer == "66" and solution.status is SolveStatus.ANSWERED
 
 
+def test_two_programs_printing_one_long_text_decide_it(sandbox: Sandbox) -> None:
+    """Seen in the window: "Print the letter x 3000 times with no spaces." — PAL and PoT printed the
+    same 3000 x's, chain of thought wrote none, and a second round of chains ran (35 s of 60)."""
+    replies = [pal("'x' * 400"), "The word has 11 letters.", pot("'x' * 400"), *["Answer: 11"] * 3]
+    model = ScriptedModel(replies, parallel=8, chunk_size=3)  # no gain measured yet: batches pay
+    solution = solve("Print the letter x 400 times with no spaces.", "mix", model, sandbox)
+    assert solution.answer == "x" * 400 and len(model.requests) == 3
+    assert model.batches == [1, 1, 1]  # no chains decoded beside PoT after PAL's long text
+    assert solution.confidence.level == "pal+pot, printed" and not solution.confidence.confident
+    short = [pal("'x' * 4"), "Answer: xxx", pot("'x' * 4"), *["Answer: xxxx"] * 3]  # a short text: chains can write it
+    model = ScriptedModel(short, parallel=8, gain=1.0)
+    assert solve("Print the letter x 4 times.", "mix", model, sandbox).answer == "xxxx" and len(model.requests) > 3
+
+
 def test_a_tie_goes_to_the_programs_where_they_printed_text(sandbox: Sandbox) -> None:
     """Seen: "Print the word banana 500 times." PAL and PoT printed it (one with line breaks), the
     chains of thought said 6000 and 500, and the four-way tie went to chain of thought's 6000."""

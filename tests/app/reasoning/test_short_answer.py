@@ -34,6 +34,8 @@ from app.reasoning.short_answer import shown_answer
         ("[2, 3]", "[2, 3]"),
         ("12", "12"),
         ("The answer is " + "twelve " * 20, "The answer is " + "twelve " * 20),
+        ("x" * 3000, "3000 characters — see Output"),  # seen in a tie's words
+        ("banana " * 44 + "banana", "314 characters — see Output"),
         ("[1, 2] [3]" + " " * 60 + "x", "[1, 2] [3]" + " " * 60 + "x"),
         ("['unclosed" + "x" * 70 + "]", "['unclosed" + "x" * 70 + "]"),
         ("[" * 50 + "]" * 49 + " " * 20, "[" * 50 + "]" * 49 + " " * 20),
