@@ -10,6 +10,7 @@ import datetime
 import decimal
 import fractions
 import math
+import re
 import sys
 import types
 from typing import Any
@@ -25,10 +26,19 @@ class _TooBig(Exception):
     """A container exceeds the item or depth budget: its JSON form is dropped."""
 
 
+_CAPPED = re.compile(r"… \[(\d{1,15}) more characters\]\Z")  # how `cap` ends a text it cut
+
+
 def cap(text: str, limit: int = REPR_CHARS) -> str:
     if len(text) <= limit:
         return text
     return text[:limit] + f"… [{len(text) - limit} more characters]"
+
+
+def capped_length(text: str) -> int:
+    """The length of the text `text` was before `cap` cut it (its own where it was not cut)."""
+    cut = _CAPPED.search(text[-40:])
+    return len(text) - len(cut.group()) + int(cut.group(1)) if cut else len(text)
 
 
 def _int_summary(value: int) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from sandbox.values import capped_length
+
 SHORT_CHARS = 60  # a container this long or shorter is readable as it is
 MAX_LINES = 3  # more lines than this are read in the output, not as the answer
 LONG_CHARS = 300  # text longer than this is read in the output, not as the answer
@@ -38,7 +40,8 @@ def shown_answer(text: str) -> str:
     if counted is None and lines > MAX_LINES:
         return f"{lines}{'+' if cut else ''} lines — see Output"
     if counted is None:  # "Print the letter x 3000 times.": in the tie's words, 3000 x's made the note that long
-        return f"{len(stripped)}{'+' if cut else ''} characters — see Output" if len(stripped) > LONG_CHARS else text
+        length = capped_length(stripped)  # the history keeps the first 500 and "… [2500 more characters]"
+        return f"{length}{'+' if cut else ''} characters — see Output" if length > LONG_CHARS else text
     elements, rows, mapping = counted
     count = f"{elements}{'+' if cut else ''}"
     if rows and rows == elements:

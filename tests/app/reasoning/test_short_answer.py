@@ -7,6 +7,7 @@ import time
 import pytest
 
 from app.reasoning.short_answer import shown_answer
+from sandbox.values import cap
 
 
 @pytest.mark.parametrize(
@@ -35,6 +36,7 @@ from app.reasoning.short_answer import shown_answer
         ("12", "12"),
         ("The answer is " + "twelve " * 20, "The answer is " + "twelve " * 20),
         ("x" * 3000, "3000 characters — see Output"),  # seen in a tie's words
+        (cap("x" * 3000, 500), "3000 characters — see Output"),  # as the history keeps it
         ("banana " * 44 + "banana", "314 characters — see Output"),
         ("[1, 2] [3]" + " " * 60 + "x", "[1, 2] [3]" + " " * 60 + "x"),
         ("['unclosed" + "x" * 70 + "]", "['unclosed" + "x" * 70 + "]"),
