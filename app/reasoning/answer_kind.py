@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from app.reasoning.choices import choices_in, matching_choice, stated_choice
 from app.reasoning.numbers import LEADING_ARTICLE, MAX_NUMBER_TEXT, NUMBER_WORDS, number_in, one_number, vote_key
+from app.reasoning.short_answer import LONG_CHARS
 
 _QUESTION_CHARS = MAX_NUMBER_TEXT * 20
 _FRACTION = re.compile(
@@ -421,13 +422,10 @@ def one_for_rows(answer: str, question: str) -> str | None:
     return f"it is one number, and the question asks for {rows}" if rows and one_number(answer) else None
 
 
-PRINTED_CHARS = 300  # printed text this long is no answer a chain of thought writes out
-
-
 def printed_text(answer: str) -> bool:
     """Text a program printed that no chain of thought writes out ("Print the letter x 3000
-    times."): PRINTED_CHARS or more, stating no number."""
-    return len(answer) >= PRINTED_CHARS and number_in(answer) is None
+    times."): longer than an answer is read at a glance (`short_answer.LONG_CHARS`), stating no number."""
+    return len(answer) > LONG_CHARS and number_in(answer) is None
 
 
 def in_asked_form(answer: str, kind: Kind, question: str = "") -> str:
