@@ -152,7 +152,7 @@ def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
     holding a number, where three or more are. None for other text: for lines of working closed by
     a line of another shape ("Total: 21" after three "Day 1: 5" rows: that line is the answer, and
     its number the key), and for bare numbers a line (a program's values printed on its way)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in map(str.strip, text.splitlines()) if line]
     shapes = [_NUMERIC.sub("#", line) for line in lines]
     row = next((shape for shape in reversed(shapes) if "#" in shape), "#")
     if row == "#" or shapes.count(row) < 3:
