@@ -105,16 +105,35 @@ _SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d
 # A question that asks for rows of numbers: a table ("Print the multiplication table of 7.", "Print
 # a table of the balance …") or a list ("Write out the first 8 Fibonacci numbers.", "List how much
 # he saves in each week.": a sentence that opens with "List the", "List how" … asks for one; "List
-# price is $20." does not).
+# price is $20." does not); in German, French and Spanish as a student asks it ("Schreibe das
+# Einmaleins der 7 auf.", "Donne les 8 premiers nombres de Fibonacci.", "Enumera los números primos
+# menores que 30.").
+# German, French and Spanish verbs ask only where they open a sentence (imperative): "Il donne les 3
+# premiers livres à Paul." tells.
+_OPENS = r"(?:^|[.!?:;]\s+|[¿¡]\s*)"
 _TABLE_ASKED = re.compile(  # not "What is the 10th number in the multiplication table of 6?"
     r"\b(?:print|show|make|give|write|display|create|draw)\s+(?:out\s+)?(?:me\s+)?(?:(?:a|an|the)\s+)?"
-    r"(?:(?:multiplication|times|full|complete)\s+)?table\b",
+    r"(?:(?:multiplication|times|full|complete)\s+)?table\b"
+    rf"|{_OPENS}(?:zeige?|erstelle|gib|schreibe?|drucke|mache?|notiere)\s+(?:mir\s+)?(?:(?:eine|die|das|den)\s+)?"
+    r"(?:(?:ganze|vollständige)\s+)?(?:multiplikations|werte|mal)?(?:tabelle|einmaleins)\b"
+    rf"|{_OPENS}(?:affiche|écris|ecris|donne|montre|fais|dresse|imprime|construis|crée|cree)(?:-moi|\s+moi)?\s+"
+    r"(?:(?:la|le|une|un)\s+)?(?:table|tableau)\b"
+    rf"|{_OPENS}(?:muestra|escribe|imprime|haz|dame|crea|dibuja|elabora)\s+(?:(?:la|el|una|un)\s+)?(?:tabla|cuadro)\b",
     re.IGNORECASE,
 )
+_FIRST_FEW = rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})"  # "the first 8", "the first eight"
 _LIST_ASKED = re.compile(
     r"(?:^|[.!?:]\s+)list\s+(?:the|how|what|which|them|those|these|its|his|her|their|\d)\b|\blist\s+(?:all|every|each)\b"
     r"|\b(?:write\s+out|print|show|give|name|what\s+are|find)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
-    rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\b",
+    rf"{_FIRST_FEW}\b"
+    rf"|{_OPENS}(?:liste|nenne|notiere)\s+(?:alle|die|jede[ns]?)\b"
+    rf"|{_OPENS}(?:schreibe?|nenne|gib|zeige?|was\s+sind|finde|bestimme|berechne)\s+(?:mir\s+)?(?:alle\s+)?(?:die\s+)?"
+    r"ersten\s+(?:\d{1,4}|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|zwanzig)\b"
+    rf"|{_OPENS}(?:liste|énumère|enumere|lista|enumera)\s+(?:les|tous|toutes|chaque|los|las|todos|todas|cada)\b"
+    rf"|{_OPENS}(?:écris|ecris|donne|affiche|cite|nomme|trouve|calcule|quels\s+sont|quelles\s+sont)(?:-moi|\s+moi)?\s+"
+    r"(?:tous\s+|toutes\s+)?les\s+\d{1,4}\s+premi(?:er|ère)s\b"
+    rf"|{_OPENS}(?:escribe|dame|muestra|imprime|nombra|encuentra|calcula|cu[áa]les\s+son)\s+(?:todos\s+|todas\s+)?(?:los|las)\s+"
+    r"(?:\d{1,4}\s+primer[oa]s|primer[oa]s\s+\d{1,4})\b",
     re.IGNORECASE,
 )
 _WRITTEN_FRACTION = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Unpack
 
 from app.reasoning import prompts
-from app.reasoning.answer_kind import alternatives_in, named_alternative
+from app.reasoning.answer_kind import alternatives_in, named_alternative, rows_asked
 from app.reasoning.extract import MAX_CONCLUDING_CHARS, answer_line, concluded, sentence_number
+from app.reasoning.numbers import format_float, last_rows, one_number
 from app.reasoning.plain_math import plain_math
 from app.reasoning.session import (
     ContextOptions,
@@ -58,10 +59,20 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     draft.finish_reply = plain_math(reply)
     said = answer_line(reply)  # a sentence there is read as the number it states
     answer = sentence_number(said, question) if said else concluded_answer(draft.finish_reply, question)
+    if rows_asked(question) and (answer is None or one_number(answer)):
+        answer = written_rows(draft.finish_reply) or answer
     if answer is None:
         draft.error = "The reasoning states no final answer (no \\boxed{…} and no line starting with 'Answer:')."
         return SolveStatus.NO_ANSWER_LINE, None
     return SolveStatus.ANSWERED, answer
+
+
+def written_rows(reasoning: str) -> str | None:
+    """The table or list reasoning wrote out, as the list of its rows' numbers ("7, 14, … 70"), for
+    a question asking for rows: a chain wrote the multiplication table of 7 in a ```plaintext block
+    and no answer line (read as no answer), another on one line and concluded on its last product."""
+    rows = last_rows(reasoning)
+    return ", ".join(map(format_float, rows)) if rows else None
 
 
 def concluded_answer(reasoning: str, question: str) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import math
 import re
+from collections.abc import Iterable
 
 from sandbox import CapturedValue
 
@@ -153,11 +154,65 @@ def _rows_of_numbers(text: str) -> tuple[float, ...] | None:
     a line of another shape ("Total: 21" after three "Day 1: 5" rows: that line is the answer, and
     its number the key), and for bare numbers a line (a program's values printed on its way)."""
     lines = [line for line in map(str.strip, text.splitlines()) if line]
+    if len(lines) == 1:
+        return _rows_on_one_line(lines[0])
     shapes = [_NUMERIC.sub("#", line) for line in lines]
     row = next((shape for shape in reversed(shapes) if "#" in shape), "#")
     if row == "#" or shapes.count(row) < 3:
         return None
-    values = (number_in(line) for line, shape in zip(lines, shapes, strict=True) if shape == row)
+    return _values(line for line, shape in zip(lines, shapes, strict=True) if shape == row)
+
+
+def last_rows(text: str) -> tuple[float, ...] | None:
+    """The values of the last table in `text` (reasoning that wrote one out): three or more lines
+    in a row written alike, or one line of three or more rows (`_rows_on_one_line`), each row's
+    last number. Code fences and blank lines between rows do not count. None where there is none."""
+    lines = [line for line in map(str.strip, text[-_KEY_CHARS:].splitlines()) if line and not line.startswith("```")]
+    shapes = [_NUMERIC.sub("#", line) for line in lines]
+    end = len(lines)
+    while end:
+        start = end - 1
+        while start and shapes[start - 1] == shapes[end - 1]:
+            start -= 1
+        if "#" in shapes[end - 1] and end - start >= 3:
+            return _values(lines[start:end])
+        one_line = _rows_on_one_line(lines[end - 1])
+        if one_line is not None:
+            return one_line
+        end = start
+    return None
+
+
+# Rows written on one line ("7 × 1 = 7, 7 × 2 = 14, 7 × 3 = 21"): each "= number" ends a row.
+_ROW_END = re.compile(r"=[ \t]*#")
+_ROW_VALUE = re.compile(r"=[ \t]*(" + _NUMERIC.pattern + ")")
+_BETWEEN_ROWS = " \t,;|"
+
+
+def _rows_on_one_line(line: str) -> tuple[float, ...] | None:
+    """The values of three or more rows on one line, each "left side = number" with the same left
+    side but for its numbers, joined by spaces, commas or semicolons, the first perhaps after words
+    (chain of thought wrote the table of 7 as "7 × 1 = 7 7 × 2 = 14 …" on one line); None for other
+    text ("2 × 3 = 6, 6 + 4 = 10")."""
+    if len(line) > MAX_NUMBER_TEXT:
+        return None
+    pieces = _ROW_END.split(_NUMERIC.sub("#", line))
+    if len(pieces) < 4:
+        return None
+    first, *others, rest = pieces
+    left = others[0].strip(_BETWEEN_ROWS)  # the first row may follow words ("Table: 7 × 1 = 7, …")
+    if (
+        not first.rstrip().endswith(left)
+        or "#" not in left
+        or rest.strip(" .…")
+        or any(o.strip(_BETWEEN_ROWS) != left for o in others)
+    ):
+        return None
+    return _values(match.group(1) for match in _ROW_VALUE.finditer(line))
+
+
+def _values(rows: Iterable[str]) -> tuple[float, ...]:
+    values = (number_in(row) for row in rows)
     return tuple(value for value in values if value is not None)
 
 

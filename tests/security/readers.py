@@ -15,6 +15,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "numbers.number_in": numbers.number_in,
     "numbers.vote_key": numbers.vote_key,
     "numbers.one_number": numbers.one_number,
+    "numbers.last_rows": numbers.last_rows,
     "choices.choices_in": choices.choices_in,
     "choices.plain_number": choices.plain_number,
     "choices.stated_choice": choices.stated_choice,

@@ -298,6 +298,19 @@ def test_several_numbers_where_one_total_is_asked_are_named(answer: str, questio
         ("70", "A printer prints 7 pages a minute. How many pages does it print in 10 minutes?", None),
         ("13", "What is the 7th Fibonacci number?", None),
         ("12", "Sam has a list of 12 chores and does all of them. How many are left to do?", None),
+        # German, French and Spanish, as a student asks: a verb opening the sentence asks
+        ("70", "Schreibe das Einmaleins der 7 auf.", "a table"),
+        ("21", "Schreibe die ersten 8 Fibonacci-Zahlen auf.", "a list"),
+        ("29", "Liste alle Primzahlen unter 30 auf.", "a list"),
+        ("70", "Affiche la table de multiplication de 7.", "a table"),
+        ("29", "Donne-moi les 10 premiers nombres premiers.", "a list"),
+        ("70", "Muestra la tabla de multiplicar del 7.", "a table"),
+        ("29", "Enumera los números primos menores que 30.", "a list"),
+        ("20", "¿Cuáles son los 10 primeros números pares?", "a list"),
+        ("15", "Les 3 premiers jours, il gagne 5 euros par jour. Combien gagne-t-il ?", None),
+        ("7", "Il donne les 3 premiers livres à Paul. Combien lui reste-t-il sur 10 ?", None),
+        ("12", "Los primeros 3 días gana 4 euros al día. ¿Cuánto gana?", None),
+        ("7", "Die Liste hat 7 Punkte. Wie viele Punkte hat die Liste?", None),
     ],
 )
 def test_one_number_where_a_table_or_list_is_asked_is_named(answer: str, question: str, why: str | None) -> None:

@@ -199,6 +199,20 @@ def test_chain_of_thought_ending_on_an_alternative_answers_it(sandbox: Sandbox, 
     assert solve(question, "cot", ScriptedModel([reply]), sandbox).answer == answer
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The table of 7:\n```plaintext\n7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21\n```",  # seen: read as no answer
+        "7 × 1 = 7 7 × 2 = 14 7 × 3 = 21",  # seen: read as 21, its last product
+        "7 x 1 = 7\n7 x 2 = 14\n7 x 3 = 21\nSo \\boxed{21}",
+    ],
+)
+def test_chain_of_thought_writing_out_the_table_asked_for_answers_it(sandbox: Sandbox, reply: str) -> None:
+    question = "Print the multiplication table of 7 up to 7 x 3."
+    assert solve(question, "cot", ScriptedModel([reply]), sandbox).answer == "7, 14, 21"
+    assert solve("What is 7 x 3?", "cot", ScriptedModel([reply]), sandbox).answer in ("21", None)  # asks one number
+
+
 def test_chain_of_thought_keeps_its_reasoning_as_plain_text(sandbox: Sandbox) -> None:
     reply = "Cost:\n\\[\n4 \\times 3 = 12 \\text{ dollars}\n\\]\nSo \\boxed{12}."
     solution = solve("q", "cot", ScriptedModel([reply]), sandbox)

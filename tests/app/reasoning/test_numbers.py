@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reasoning.numbers import format_answer, format_float, number_in, numbers_equal, vote_key
+from app.reasoning.numbers import format_answer, format_float, last_rows, number_in, numbers_equal, vote_key
 
 
 @pytest.mark.parametrize(
@@ -86,6 +86,29 @@ def test_a_table_printed_a_row_a_line_is_its_rows_not_its_last_number() -> None:
     assert vote_key("16\n9\n18") == "18"
     assert vote_key("Day 1: 5\nDay 2: 7\nDay 3: 9\nTotal: 21") == vote_key("21") == "21"
     assert vote_key("Eggs left: 9\nDollars: 18") == "18" and vote_key("x\ny\nz") == "x y z"
+
+
+def test_rows_written_on_one_line_are_rows() -> None:
+    """Seen: a chain of thought wrote the table of 7 as "7 × 1 = 7 7 × 2 = 14 …" on one line; it was
+    read as its last product, and the grader did not read it as the table either."""
+    table = "\n".join(f"7 x {n} = {7 * n}" for n in range(1, 6))
+    assert vote_key("7 × 1 = 7 7 × 2 = 14 7 × 3 = 21 7 × 4 = 28 7 × 5 = 35") == vote_key(table)
+    assert vote_key("7 x 1 = 7, 7 x 2 = 14, 7 x 3 = 21, 7 x 4 = 28, 7 x 5 = 35.") == vote_key(table)
+    assert vote_key("1^2 = 1; 2^2 = 4; 3^2 = 9") == vote_key("1, 4, 9")
+    # One calculation or working of different steps is its result, as before.
+    assert vote_key("2 × 3 = 6, 6 + 4 = 10, 10 - 1 = 9") == "9" and vote_key("7 x 2 = 14 = 14") == "14"
+    assert vote_key("7 x 1 = 7 7 x 2 = 14") == "14"  # two are no table
+    assert vote_key("7 x 1 = 7, 7 x 2 = 14, 7 x 3 = 21 and so on") != vote_key("7, 14, 21")
+
+
+def test_the_last_table_written_out_in_reasoning_is_read() -> None:
+    """Seen: a chain of thought wrote the multiplication table of 7 in a ```plaintext block and no
+    answer line, and was read as no answer."""
+    reasoning = "The table of 7:\n```plaintext\n7 x 1 = 7\n7 x 2 = 14\n\n7 x 3 = 21\n```\nThat is the table."
+    assert last_rows(reasoning) == (7, 14, 21)
+    assert last_rows("Primes:\n2\n3\n5\nSo \\boxed{3}") == (2, 3, 5)  # below it, a line of another shape
+    assert last_rows("Steps:\n1. 2 + 2 = 4\n2. 4 + 2 = 6\nTable: 7 × 1 = 7, 7 × 2 = 14, 7 × 3 = 21") == (7, 14, 21)
+    assert last_rows("a = 1\nb = 2\nSo the answer is 3.") is None and last_rows("") is None
 
 
 def test_a_scale_after_the_number_is_part_of_it() -> None:
