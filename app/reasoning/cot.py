@@ -59,7 +59,8 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
     draft.finish_reply = plain_math(reply)
     said = answer_line(reply)  # a sentence there is read as the number it states
     answer = sentence_number(said, question) if said else concluded_answer(draft.finish_reply, question)
-    if rows_asked(question) and (answer is None or one_number(answer)):
+    ran_out = session.calls[-1].completion_tokens >= REASONING_TOKENS  # its table may stop halfway
+    if rows_asked(question) and (answer is None or one_number(answer)) and not ran_out:
         answer = written_rows(draft.finish_reply) or answer
     if answer is None:
         draft.error = "The reasoning states no final answer (no \\boxed{…} and no line starting with 'Answer:')."
@@ -70,7 +71,9 @@ def reason(question: str, session: SolveSession, draft: Draft) -> tuple[SolveSta
 def written_rows(reasoning: str) -> str | None:
     """The table or list reasoning wrote out, as the list of its rows' numbers ("7, 14, … 70"), for
     a question asking for rows: a chain wrote the multiplication table of 7 in a ```plaintext block
-    and no answer line (read as no answer), another on one line and concluded on its last product."""
+    and no answer line (read as no answer), another on one line and concluded on its last product.
+    Not of reasoning cut off by its token limit: checking the numbers below 30 one by one for
+    primes, chains wrote a line a number and ran out."""
     rows = last_rows(reasoning)
     return ", ".join(map(format_float, rows)) if rows else None
 

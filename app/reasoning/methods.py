@@ -407,15 +407,19 @@ def _unsettled(solution: Solution, question: str) -> bool:
 
 def _programs_decide(solution: Solution, question: str) -> bool:
     """Both programs of a mixed vote gave one of the answers the question names (`named_answers`),
-    the same rows of numbers where it asks for a table or a list, or the same long printed text:
-    chains of thought ran out of words listing the primes below 30 (three of three, 72 s), write
-    tables less surely, and do not write out 3000 x's (the second round took 35 s of 60)."""
+    the same rows of numbers where it asks for a table or a list and chain of thought wrote none, or
+    the same long printed text: chains of thought ran out of words listing the primes below 30
+    (three of three, 72 s), write tables less surely, and do not write out 3000 x's (the second
+    round took 35 s of 60). A list chain of thought wrote is heard out: for "Donne-moi les 10
+    premiers nombres premiers." both programs listed the primes up to 10, and it the first ten."""
     same, named = _as_one(question), {vote_key(answer) for answer in named_answers(question)}
     printed = [same(s.answer) for s in solution.sampled if s.method in ("pal", "pot") and s.answer is not None]
     said = [vote_key(answer) for answer in printed]
     if len(said) != 2 or said[0] != said[1]:
         return False
-    rows = rows_asked(question) is not None and said[0].startswith("numbers ")
+    chains = [vote_key(same(s.answer)) for s in solution.sampled if s.method == "cot" and s.answer is not None]
+    listed = any(key.startswith("numbers ") for key in chains)
+    rows = rows_asked(question) is not None and said[0].startswith("numbers ") and not listed
     return said[0] in named or rows or printed_text(printed[0])
 
 

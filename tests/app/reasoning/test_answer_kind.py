@@ -350,6 +350,18 @@ def test_two_programs_printing_one_list_asked_for_decide_it(sandbox: Sandbox) ->
     assert len(model.requests) > 3
 
 
+def test_two_programs_do_not_decide_a_list_over_the_list_chain_of_thought_wrote(sandbox: Sandbox) -> None:
+    """Seen: "Donne-moi les 10 premiers nombres premiers." — PAL and PoT listed the primes up to 10,
+    chain of thought the first ten primes, and the programs decided (level "pal+pot, rows")."""
+    first_ten = "Answer: 2, 3, 5, 7, 11, 13, 17, 19, 23, 29"
+    primes = "[n for n in range(2, 11) if all(n % d for d in range(2, n))]"
+    replies = [pal(primes), first_ten, pot(primes), first_ten, first_ten, first_ten]
+    model = ScriptedModel(replies, parallel=8, gain=1.0)
+    solution = solve("Donne-moi les 10 premiers nombres premiers.", "mix", model, sandbox)
+    assert solution.answer == "2, 3, 5, 7, 11, 13, 17, 19, 23, 29" and len(model.requests) > 3
+    assert solution.confidence.level != "pal+pot, rows"
+
+
 def test_a_table_asked_for_wins_a_tie_over_a_list_from_chain_of_thought(sandbox: Sandbox) -> None:
     """Seen on tests/data/rows.jsonl: PAL printed the balance at the end of each of 4 years, a chain
     of thought listed year 0 too, PoT and a chain gave the last balance; the tie went to the chain's

@@ -213,6 +213,19 @@ def test_chain_of_thought_writing_out_the_table_asked_for_answers_it(sandbox: Sa
     assert solve("What is 7 x 3?", "cot", ScriptedModel([reply]), sandbox).answer in ("21", None)  # asks one number
 
 
+def test_chain_of_thought_cut_off_by_its_token_limit_writes_no_table(sandbox: Sandbox) -> None:
+    """Chains checking the numbers below 30 one by one for primes wrote a line a number and ran out
+    of tokens: the lines so far are not the list asked for."""
+    checks = "".join(f"{n} is prime, so we keep {n} in the list.\n" for n in (2, 3, 5, 7, 11))
+    cut = checks + "word " * 512
+    assert (
+        solve("List all the prime numbers below 30.", "cot", ScriptedModel([checks]), sandbox).answer
+        == "2, 3, 5, 7, 11"
+    )
+    solution = solve("List all the prime numbers below 30.", "cot", ScriptedModel([cut]), sandbox)
+    assert solution.answer is None and solution.status is SolveStatus.NO_ANSWER_LINE
+
+
 def test_chain_of_thought_keeps_its_reasoning_as_plain_text(sandbox: Sandbox) -> None:
     reply = "Cost:\n\\[\n4 \\times 3 = 12 \\text{ dollars}\n\\]\nSo \\boxed{12}."
     solution = solve("q", "cot", ScriptedModel([reply]), sandbox)
