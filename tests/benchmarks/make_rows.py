@@ -5,11 +5,15 @@ however listed or tabled (`grader`: a table's rows are their last numbers).
 
     PYTHONPATH=. .venv/bin/python tests/benchmarks/make_rows.py > tests/data/rows.jsonl
     pal-studio eval tests/data/rows.jsonl --method mix --threads 2 --out eval-results/rows
+
+With `--languages`, the same kinds of question as a German, French or Spanish student asks them
+(nine asking for rows, two for one number), for `tests/data/rows_languages.jsonl`.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from itertools import accumulate
 
 
@@ -55,8 +59,24 @@ ITEMS: list[tuple[str, list[int] | list[float] | int]] = [
 ]
 
 
+OTHER_LANGUAGES: list[tuple[str, list[int] | list[float] | int]] = [
+    ("Schreibe das Einmaleins der 7 auf.", [7 * n for n in range(1, 11)]),
+    ("Schreibe die ersten 8 Fibonacci-Zahlen auf, beginnend mit 0 und 1.", _fibonacci(8)),
+    ("Liste alle Primzahlen unter 20 auf.", _primes_below(20)),
+    ("Affiche la table de multiplication de 6.", [6 * n for n in range(1, 11)]),
+    ("Donne-moi les 10 premiers nombres premiers.", _primes_below(30)),
+    ("Écris les 6 premiers nombres carrés.", [n * n for n in range(1, 7)]),
+    ("Muestra la tabla de multiplicar del 8.", [8 * n for n in range(1, 11)]),
+    ("Escribe los primeros 5 múltiplos de 9.", [9 * n for n in range(1, 6)]),
+    ("Enumera los divisores de 24.", [d for d in range(1, 25) if 24 % d == 0]),
+    # They ask for one number.
+    ("Wie viele Primzahlen gibt es unter 20?", len(_primes_below(20))),
+    ("¿Cuál es el décimo número de la tabla del 6?", 6 * 10),
+]
+
+
 def main() -> None:
-    for question, gold in ITEMS:
+    for question, gold in OTHER_LANGUAGES if "--languages" in sys.argv[1:] else ITEMS:
         answer = ", ".join(f"{value:g}" for value in gold) if isinstance(gold, list) else str(gold)
         print(json.dumps({"question": question, "answer": answer}))
 
