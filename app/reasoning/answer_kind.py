@@ -105,9 +105,9 @@ _SEVERAL_NUMBERS = re.compile(r"\s*[(\[]\s*[-+]?\d[\d.eE+-]*(?:\s*,\s*[-+]?\d[\d
 # A question that asks for rows of numbers: a table ("Print the multiplication table of 7.", "Print
 # a table of the balance …") or a list ("Write out the first 8 Fibonacci numbers.", "List how much
 # he saves in each week.": a sentence that opens with "List the", "List how" … asks for one; "List
-# price is $20." does not); in German, French and Spanish as a student asks it ("Schreibe das
-# Einmaleins der 7 auf.", "Donne les 8 premiers nombres de Fibonacci.", "Enumera los números primos
-# menores que 30.").
+# price is $20." does not; "Give me a list of …", "Find all the divisors of 36."); in German, French
+# and Spanish as a student asks it ("Schreibe das Einmaleins der 7 auf.", "Donne les 8 premiers
+# nombres de Fibonacci.", "Enumera los números primos menores que 30.").
 # German, French and Spanish verbs ask only where they open a sentence (imperative): "Il donne les 3
 # premiers livres à Paul." tells.
 _OPENS = r"(?:^|[.!?:;]\s+|[¿¡]\s*)"
@@ -126,6 +126,9 @@ _LIST_ASKED = re.compile(
     r"(?:^|[.!?:]\s+)list\s+(?:the|how|what|which|them|those|these|its|his|her|their|\d)\b|\blist\s+(?:all|every|each)\b"
     r"|\b(?:write\s+out|print|show|give|name|what\s+are|find)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?first\s+"
     rf"{_FIRST_FEW}\b"
+    r"|(?:^|[.!?:]\s+)(?:make|give|write|print|show|create)\s+(?:me\s+)?a\s+list\b"
+    r"|\b(?:print|display|write\s+out|find|name)\s+all\s+(?:of\s+)?(?:the\s+)?(?:[a-z-]+\s+){0,3}?"
+    r"(?:numbers|primes|multiples|divisors|factors|squares|cubes)\b"
     rf"|{_OPENS}(?:liste|nenne|notiere)\s+(?:alle|die|jede[ns]?)\b"
     rf"|{_OPENS}(?:schreibe?|nenne|gib|zeige?|was\s+sind|finde|bestimme|berechne)\s+(?:mir\s+)?(?:alle\s+)?(?:die\s+)?"
     r"ersten\s+(?:\d{1,4}|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|zwanzig)\b"

@@ -298,6 +298,12 @@ def test_several_numbers_where_one_total_is_asked_are_named(answer: str, questio
         ("70", "A printer prints 7 pages a minute. How many pages does it print in 10 minutes?", None),
         ("13", "What is the 7th Fibonacci number?", None),
         ("12", "Sam has a list of 12 chores and does all of them. How many are left to do?", None),
+        ("29", "Give me a list of the first 10 prime numbers.", "a list"),
+        ("29", "Print all the prime numbers below 30.", "a list"),
+        ("36", "Find all the divisors of 36.", "a list"),
+        ("5", "Tom wants to make a list of 5 friends. How many friends are on it?", None),
+        ("9", "Show all your work. Ann has 12 apples and eats 3. How many are left?", None),
+        ("3", "Find all the values of x such that x + 2 = 5.", None),
         # German, French and Spanish, as a student asks: a verb opening the sentence asks
         ("70", "Schreibe das Einmaleins der 7 auf.", "a table"),
         ("21", "Schreibe die ersten 8 Fibonacci-Zahlen auf.", "a list"),
