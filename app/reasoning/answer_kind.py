@@ -18,7 +18,16 @@ import re
 from fractions import Fraction
 
 from app.reasoning.choices import choices_in, matching_choice, stated_choice
-from app.reasoning.numbers import LEADING_ARTICLE, MAX_NUMBER_TEXT, NUMBER_WORDS, number_in, one_number, vote_key
+from app.reasoning.numbers import (
+    LEADING_ARTICLE,
+    MAX_NUMBER_TEXT,
+    NUMBER_WORDS,
+    format_float,
+    listed_values,
+    number_in,
+    one_number,
+    vote_key,
+)
 from app.reasoning.short_answer import LONG_CHARS
 
 _QUESTION_CHARS = MAX_NUMBER_TEXT * 20
@@ -442,6 +451,26 @@ def one_for_rows(answer: str, question: str) -> str | None:
     printed the table, won the tie as a single value."""
     rows = rows_asked(question)
     return f"it is one number, and the question asks for {rows}" if rows and one_number(answer) else None
+
+
+# What a list asks for where its order means nothing: the divisors, factors or primes of a number.
+_SET_ASKED = re.compile(
+    r"\b(?:divisors?|factors?|primes|prime\s+numbers|teiler|primzahlen|diviseurs|facteurs|nombres\s+premiers"
+    r"|divisores|factores|n[úu]meros\s+primos)\b",
+    re.IGNORECASE,
+)
+
+
+def in_order(answer: str, question: str) -> str:
+    """A list of numbers on one line in ascending order where the question asks for the divisors,
+    factors or primes of something (`rows_asked`, `_SET_ASKED`), else the answer as it is. Seen:
+    "Enumera los divisores de 24." — PAL's [1, 24, 2, 12, 3, 8, 4, 6] (found in pairs) and PoT's
+    [1, 2, 3, 4, 6, 8, 12, 24] were two answers, and the tie went to PAL's, after 70 s."""
+    text, one_line = question[:_QUESTION_CHARS], "\n" not in answer.strip()  # a table keeps its rows' order
+    values = listed_values(answer) if one_line and rows_asked(text) and _SET_ASKED.search(text) else None
+    if not values or list(values) == sorted(values):
+        return answer
+    return ", ".join(map(format_float, sorted(values)))
 
 
 def printed_text(answer: str) -> bool:

@@ -40,6 +40,7 @@ from app.reasoning.answer_kind import (
     asked_kind,
     implausible,
     in_asked_form,
+    in_order,
     large_numbers,
     named_answers,
     percent_as_fraction,
@@ -271,13 +272,15 @@ def _as_one(question: str) -> Callable[[str], str]:
     """Answers written as one: an option named by its letter or its value ("C", 75 → "(C) 75
     km/h"), sympy's [6] as chain of thought's 6 where an equation is solved, a percentage or a
     decimal as the fraction it is where a fraction is asked (58.33% and 0.5833333333 → 7/12), a
-    program's True as the Yes asked for, and an answer naming one of the alternatives asked about
-    as that alternative ("Mercury is closest to the Sun." and a program's "Mercury")."""
+    program's True as the Yes asked for, an answer naming one of the alternatives asked about
+    as that alternative ("Mercury is closest to the Sun." and a program's "Mercury"), and the
+    divisors of a number in any order as those in ascending order (`in_order`)."""
     choices, equation, kind = choices_in(question), asks_for_equation(question), asked_kind(question)
 
     def as_one(answer: str) -> str:
         read = (percent_as_fraction(answer) or answer) if kind is Kind.FRACTION else answer
-        return (_roots if equation else str)(as_choice(in_asked_form(read, kind, question), choices))
+        chosen = (_roots if equation else str)(as_choice(in_asked_form(read, kind, question), choices))
+        return in_order(chosen, question)
 
     return as_one
 

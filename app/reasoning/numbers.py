@@ -121,8 +121,7 @@ def vote_key(answer: str) -> str:
     if option:
         return f"option {option.group(1)}"
     said = answer[:_KEY_CHARS]
-    listed = _listed_numbers(said)
-    listed = _rows_of_numbers(said) if listed is None else listed
+    listed = listed_values(said)
     if listed is not None:
         return "numbers " + ", ".join(map(format_float, listed))
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
@@ -130,6 +129,14 @@ def vote_key(answer: str) -> str:
         return format_float(value)
     folded = LEADING_ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
     return _YES_NO.get(folded, folded)
+
+
+def listed_values(answer: str) -> tuple[float, ...] | None:
+    """The numbers of a list or a table (`vote_key`'s "numbers …"), read from its first
+    `_KEY_CHARS`; None for any other answer."""
+    said = answer[:_KEY_CHARS]
+    listed = _listed_numbers(said)
+    return _rows_of_numbers(said) if listed is None else listed
 
 
 def _listed_numbers(text: str) -> tuple[float, ...] | None:

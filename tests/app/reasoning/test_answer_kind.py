@@ -14,6 +14,7 @@ from app.reasoning.answer_kind import (
     fits,
     implausible,
     in_asked_form,
+    in_order,
     named_alternative,
     one_for_rows,
     percent_as_fraction,
@@ -354,6 +355,32 @@ def test_two_programs_printing_one_list_asked_for_decide_it(sandbox: Sandbox) ->
     model = ScriptedModel(replies, parallel=8, gain=1.0)  # programs that differ: the chains are asked
     assert solve("List all the prime numbers below 10.", "mix", model, sandbox).answer == "[2, 3, 5, 7]"
     assert len(model.requests) > 3
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "written"),
+    [
+        ("[1, 24, 2, 12, 3, 8, 4, 6]", "Enumera los divisores de 24.", "1, 2, 3, 4, 6, 8, 12, 24"),
+        ("(5, 3, 2)", "List the prime factors of 30.", "2, 3, 5"),
+        ("[1, 2, 3]", "List all the divisors of 6 except 6.", "[1, 2, 3]"),  # in order already: as it is
+        ("[10, 9, 8]", "List the numbers counting down from 10 to 8.", "[10, 9, 8]"),  # the order is asked
+        ("[5, 3]", "What are the factors of 15?", "[5, 3]"),  # asks for no list
+        ("4 x 6 = 24\n3 x 8 = 24\n2 x 12 = 24", "List the factor pairs of 24.", "4 x 6 = 24\n3 x 8 = 24\n2 x 12 = 24"),
+    ],
+)
+def test_a_set_of_numbers_asked_for_is_one_answer_in_any_order(answer: str, question: str, written: str) -> None:
+    assert in_order(answer, question) == written
+
+
+def test_two_programs_listing_the_divisors_in_different_orders_agree(sandbox: Sandbox) -> None:
+    """Seen: "Enumera los divisores de 24." — PAL found the divisors in pairs, PoT in order, the
+    chains wrote none, and a second round (70 s) gave the tie to PAL's order, graded wrong."""
+    pairs = "sorted({d for d in range(1, 25) if 24 % d == 0}, key=lambda d: min(d, 24 // d) * 100 + (d > 4))"
+    ordered = "[d for d in range(1, 25) if 24 % d == 0]"
+    model = ScriptedModel([pal(pairs), "Nothing.", pot(ordered), *["Nothing."] * 3], parallel=8, gain=1.0)
+    solution = solve("Enumera los divisores de 24.", "mix", model, sandbox)
+    assert solution.answer == "1, 2, 3, 4, 6, 8, 12, 24" and solution.confidence.level == "pal+pot, rows"
+    assert len(model.requests) == 3
 
 
 def test_two_programs_do_not_decide_a_list_over_the_list_chain_of_thought_wrote(sandbox: Sandbox) -> None:
