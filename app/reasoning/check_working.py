@@ -135,6 +135,9 @@ _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"(?:\b|(?<=\d))([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")
 _STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
+# Markdown bold, as chain of thought writes it: not a power. "**Step 2:** 16 - 3 = 13" was read as
+# 2**16 - 3, and "2. **12 x 2 = 24**" as 2.**12 * 2 (a slip, "that is 8192"); "2**3" stays a power.
+_BOLD = re.compile(r"\*\*(?![\w(])|(?<![\w)])\*\*")
 # "She gets 29 back (50 − 21).": a result, then the calculation that gives it, in brackets
 _RESULT_THEN_SUM = re.compile(
     r"(\d+(?:\.\d+)?)([^=()\d\n]{0,40}?)\(\s*([$€£]?\d[\d .,]*%?(?:(?:[-−–+*/×÷·x]|of) ?[$€£]?\d[\d .,]*%?)+)\)"
@@ -571,7 +574,7 @@ def _digits(text: str) -> str:
 
 
 def _plain(text: str, pi: str = repr(math.pi)) -> str:
-    plain = _digits(_BULLET.sub("", text))
+    plain = _digits(_BULLET.sub("", _BOLD.sub(" ", text)))
     if _MINOR_MONEY.search(plain):  # "$3 = 300 cents", "270¢ = $2.70": a conversion of units
         plain = _MAJOR_MONEY.sub(lambda m: f"{m.group(2)} {_MONEY_NAMES[m.group(1)]}", plain).replace("¢", " cents")
     plain = plain.replace("$", "").replace("€", "").replace("£", "")

@@ -243,6 +243,16 @@ def test_slips_in_written_reasoning_are_found_and_what_is_not_a_calculation_is_l
     assert arithmetic_slips("__import__('os') = 1\n" + "9**9**9 = 1\n" * 500, sandbox) == ()
 
 
+def test_markdown_bold_in_reasoning_is_not_a_power(sandbox: Sandbox) -> None:
+    """Seen: a chain listing the table of 12 as "2. **12 x 2 = 24**" was said to slip ("that is
+    8192": 2.**12 * 2), and its list was counted as its redone 1; "**Step 2:** 16 - 3 = 13" read as
+    2**16 - 3. A power written "2**3" is still one."""
+    table = "\n".join(f"{n}. **12 x {n} = {12 * n}**" for n in range(1, 13))
+    assert arithmetic_slips(table, sandbox) == () and arithmetic_slips("**Step 2:** 16 - 3 = 13", sandbox) == ()
+    assert arithmetic_slips("**Step 2:** 16 - 3 = 14", sandbox) == ("16 - 3 = 14 (that is 13)",)
+    assert arithmetic_slips("2**3 = 9 and (1+1)**3 = 8", sandbox) == ("2**3 = 9 (that is 8)",)
+
+
 def test_reasoning_redone_carries_each_corrected_value_into_the_lines_that_used_the_wrong_one(
     sandbox: Sandbox,
 ) -> None:
