@@ -138,6 +138,9 @@ _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not
 # Markdown bold, as chain of thought writes it: not a power. "**Step 2:** 16 - 3 = 13" was read as
 # 2**16 - 3, and "2. **12 x 2 = 24**" as 2.**12 * 2 (a slip, "that is 8192"); "2**3" stays a power.
 _BOLD = re.compile(r"\*\*(?![\w(])|(?<![\w)])\*\*")
+# A left side ending on an operator and words: its last operand is a named quantity, not a number
+# ("40% of the file size = 0.4 * 200 GB" is no calculation of 0.4).
+_WORD_OPERAND = re.compile(r"[-−–+*/×÷·⋅∙^]\s*[^\W\d_][^\d=]*$")
 # "She gets 29 back (50 − 21).": a result, then the calculation that gives it, in brackets
 _RESULT_THEN_SUM = re.compile(
     r"(\d+(?:\.\d+)?)([^=()\d\n]{0,40}?)\(\s*([$€£]?\d[\d .,]*%?(?:(?:[-−–+*/×÷·x]|of) ?[$€£]?\d[\d .,]*%?)+)\)"
@@ -560,7 +563,7 @@ def _written_out(side: str, *, left: bool) -> str | None:
     calculate; of a right side its first phrase ("9 duck eggs. She makes …"), every number in it."""
     text = side if left else _SENTENCE_END.split(side, maxsplit=1)[0]
     expression = _expression(text)
-    if expression is None:
+    if expression is None or (left and _WORD_OPERAND.search(text)):
         return None
     if left:
         return expression if any(op in expression.lstrip("(-") for op in "+-*/") else None
@@ -574,7 +577,7 @@ def _digits(text: str) -> str:
 
 
 def _plain(text: str, pi: str = repr(math.pi)) -> str:
-    plain = _digits(_BULLET.sub("", _BOLD.sub(" ", text)))
+    plain = _digits(_BULLET.sub("", _BOLD.sub("", text)))  # "**Divisor 1**: 24" is not "1 : 24", a ratio
     if _MINOR_MONEY.search(plain):  # "$3 = 300 cents", "270¢ = $2.70": a conversion of units
         plain = _MAJOR_MONEY.sub(lambda m: f"{m.group(2)} {_MONEY_NAMES[m.group(1)]}", plain).replace("¢", " cents")
     plain = plain.replace("$", "").replace("€", "").replace("£", "")

@@ -251,6 +251,14 @@ def test_markdown_bold_in_reasoning_is_not_a_power(sandbox: Sandbox) -> None:
     assert arithmetic_slips(table, sandbox) == () and arithmetic_slips("**Step 2:** 16 - 3 = 13", sandbox) == ()
     assert arithmetic_slips("**Step 2:** 16 - 3 = 14", sandbox) == ("16 - 3 = 14 (that is 13)",)
     assert arithmetic_slips("2**3 = 9 and (1+1)**3 = 8", sandbox) == ("2**3 = 9 (that is 8)",)
+    # Seen after that: a bold label and its colon read as a ratio ("**Divisor 1**: 24 ÷ 1 = 24" as
+    # 1 / 24 ÷ 1), and a named quantity as no operand ("40% of the file size = 0.4 * 200 GB").
+    assert arithmetic_slips("- **Divisor 1**: 24 ÷ 1 = 24. So, 1 is a divisor.", sandbox) == ()
+    assert arithmetic_slips("- **End of Year 1**: 1000 + 100 = 1100 dollars.", sandbox) == ()
+    assert arithmetic_slips("- 40% of the file size = 0.4 * 200 GB = 80 GB", sandbox) == ()
+    assert arithmetic_slips("- 40% of the file size = 0.4 * 200 GB = 90 GB", sandbox) == (
+        "0.4 * 200 GB = 90 GB (that is 80)",
+    )
 
 
 def test_reasoning_redone_carries_each_corrected_value_into_the_lines_that_used_the_wrong_one(
