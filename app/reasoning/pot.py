@@ -110,7 +110,7 @@ def pot(question: str, options: PotOptions, context: SolveContext) -> Solution:
     if data is not None:  # the model sees the data's shape; the program reads the data from `tables`
         prompt = prompts.fill("pot-data", schema=describe(data), question=question)
     else:
-        prompt = prompts.fill("pot-shots" if options.shots else "pot", question=prompts.with_hints(question))
+        prompt = prompts.fill("pot-shots" if options.shots else "pot", question=prompts.with_hints(question, rows=True))
     decoding = Decoding(
         grammar=PYTHON_BLOCK_WITH_ANS if grammar else None,
         token_bias={"#": COMMENT_BIAS} if nocomment else {},

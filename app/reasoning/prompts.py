@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import cast
 
-from app.reasoning.answer_kind import Kind, asked_kind
+from app.reasoning.answer_kind import Kind, asked_kind, rows_asked
 from models.types import ChatMessage, Role
 
 RESOURCES = "app.resources"
@@ -31,19 +31,25 @@ UNKNOWN = re.compile(r"\d\s*[a-z]\b|\b[a-z]\s*(?:\^|\*\*|²)|\b[a-z]\s*[-+*/=]\s
 _ASKED = re.compile(r"\b(solve|equation|roots?|find|value of|for [a-z]\b|l(?:ö|oe)s|gleichung|résou|resuelv)", re.I)
 EQUATION_HINT = "\n(An equation to solve: write it with sympy — symbols, Eq and solve — so the algebra can be shown.)"
 FRACTION_HINT = "\n(A fraction is asked for: compute with fractions.Fraction so every step stays exact.)"
+ROWS_HINT = "\n(A table or a list is asked for: the answer is all of its values, in order, not one number.)"
 
 
 def asks_for_equation(question: str) -> bool:
     return "=" in question and len(question) <= 600 and bool(UNKNOWN.search(question) and _ASKED.search(question))
 
 
-def with_hints(question: str) -> str:
+def with_hints(question: str, *, rows: bool = False) -> str:
     """The question as a program prompt gets it: an equation to solve asks for sympy, so the
     working shows its algebra (3x + 7 = 25 → 3x = 18 → x = 6) and the graph can be drawn; a
     fraction asked for asks for exact fractions, so the program, its output and the working end in
-    17/12, not 1.4166666666666667."""
+    17/12, not 1.4166666666666667. With `rows` (PoT's prompt), a table or list asked for asks for
+    all its values: PoT's `ans` was one number of it (35280 for the table of 7; 16 → 23 right of
+    29 such questions with the hint); PAL prints the rows anyway, and with the hint once wrote the
+    table in words, no program (27 of 29 either way; docs/results.md)."""
     if asks_for_equation(question):
         return question + EQUATION_HINT
+    if rows and rows_asked(question):
+        return question + ROWS_HINT
     return question + FRACTION_HINT if asked_kind(question) is Kind.FRACTION else question
 
 

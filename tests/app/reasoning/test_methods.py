@@ -23,7 +23,7 @@ from app.reasoning.methods import (
     vote,
     wordy,
 )
-from app.reasoning.prompts import EQUATION_HINT, FRACTION_HINT, asks_for_equation, messages
+from app.reasoning.prompts import EQUATION_HINT, FRACTION_HINT, ROWS_HINT, asks_for_equation, messages
 from app.reasoning.session import CancelToken
 from app.reasoning.solution import SolveStatus, Vote
 from models.testing import ScriptedModel
@@ -517,6 +517,20 @@ def test_an_equation_question_asks_for_sympy_and_answers_with_its_roots(sandbox:
     fraction = ScriptedModel([pal("Fraction(17, 12)").replace("print(", "from fractions import Fraction\nprint(")])
     assert solve("What is 2/3 + 3/4 as a fraction?", "pal", fraction, sandbox).answer == "17/12"
     assert FRACTION_HINT in fraction.requests[0].as_text()
+
+
+def test_pot_is_told_a_table_or_list_is_asked_for_and_pal_is_not(sandbox: Sandbox) -> None:
+    """PoT's `ans` was one number of the table asked for (35280, the product of the table of 7); told,
+    it listed the values (16 → 23 right of 29 such questions). PAL prints rows untold, and told once
+    wrote the table in words, no program."""
+    question = "Print the multiplication table of 7."
+    model = ScriptedModel([pot("[7 * n for n in range(1, 11)]"), pal("7")])
+    assert solve(question, "pot", model, sandbox).answer == "[7, 14, 21, 28, 35, 42, 49, 56, 63, 70]"
+    solve(question, "pal", model, sandbox)
+    assert ROWS_HINT in model.requests[0].as_text() and ROWS_HINT not in model.requests[1].as_text()
+    model = ScriptedModel([pot("7 * 10")])
+    solve("A printer prints 7 pages a minute. How many pages in 10 minutes?", "pot", model, sandbox)
+    assert ROWS_HINT not in model.requests[0].as_text()
 
 
 @pytest.mark.parametrize(
