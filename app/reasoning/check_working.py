@@ -138,6 +138,8 @@ _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not
 # Markdown bold, as chain of thought writes it: not a power. "**Step 2:** 16 - 3 = 13" was read as
 # 2**16 - 3, and "2. **12 x 2 = 24**" as 2.**12 * 2 (a slip, "that is 8192"); "2**3" stays a power.
 _BOLD = re.compile(r"\*\*(?![\w(])|(?<![\w)])\*\*")
+# A value whose digits go on ("2.666...", "0.714285…"): cut off where it stops, not rounded.
+_CUT_SHORT = re.compile(r"\s*[-+]?\d*\.(\d{1,12})(?:\.{2,}|…)")
 # A left side ending on an operator and words: its last operand is a named quantity, not a number
 # ("40% of the file size = 0.4 * 200 GB" is no calculation of 0.4).
 _WORD_OPERAND = re.compile(r"[-−–+*/×÷·⋅∙^]\s*[^\W\d_][^\d=]*$")
@@ -482,7 +484,7 @@ def redo_arithmetic(reasoning: str, answer: str | None, sandbox: Sandbox) -> Red
     number for a division that is not whole is a count, not a slip. Small models slip most on large
     numbers, where programs do not; redone, their reasoning is often a program's (docs/results.md)."""
     texts = [line.strip()[:MAX_LINE_CHARS] for line in reasoning.splitlines() if "=" in line][:MAX_LINES]
-    claims: list[tuple[str, str, str]] = []  # (the calculation as written, its left, its right)
+    claims: list[tuple[str, str, str, int]] = []  # (the calculation as written, its left, its right, decimals cut)
     for text in texts:
         for clause in _CLAUSES.split(_plain(text)):
             sides = clause.split("=")
@@ -491,16 +493,17 @@ def redo_arithmetic(reasoning: str, answer: str | None, sandbox: Sandbox) -> Red
                 if calculation is not None and value is not None:
                     written = _SENTENCE_END.split(right, maxsplit=1)[0].strip()
                     said = f"{_SENTENCE_START.split(left)[-1].strip()} = {written}"
-                    claims.append((said, calculation, value))
+                    going_on = _CUT_SHORT.match(right)
+                    claims.append((said, calculation, value, len(going_on.group(1)) if going_on else -1))
     claims = claims[: MAX_EXPRESSIONS // 2]
     if not claims:
         return RedoneArithmetic()
-    code = _REDO + f"redone = _redo({[(left, right) for _, left, right in claims]!r})\n"
+    code = _REDO + f"redone = _redo({[(left, right) for _, left, right, _ in claims]!r})\n"
     found = sandbox.run(code, time_s=5.0, capture=("redone",)).values.get("redone")
     rows = found.json if found is not None and isinstance(found.json, list) else []
     slips, redone = [], None
     stated = number_in(answer) if answer else None
-    for (text, _, _), row in zip(claims, rows, strict=False):
+    for (text, _, _, cut), row in zip(claims, rows, strict=False):
         written, exact, carried = (_finite(v) for v in (row if isinstance(row, list) and len(row) == 3 else [None] * 3))
         if written is None or exact is None:
             continue
@@ -508,6 +511,8 @@ def redo_arithmetic(reasoning: str, answer: str | None, sandbox: Sandbox) -> Red
             redone = carried  # the last calculation that wrote the answer
         if _close(written, exact) or (written.is_integer() and not exact.is_integer() and abs(written - exact) < 1):
             continue  # right, or 17 / 5 = 3 full boxes
+        if cut >= 0 and abs(written - exact) < 10**-cut:
+            continue  # "8 / 3 = 2.666...": its digits, cut off rather than rounded
         slips.append(f"{text} (that is {format_float(exact)})")
     return RedoneArithmetic(tuple(dict.fromkeys(slips)), redone if slips else None)
 

@@ -261,6 +261,14 @@ def test_markdown_bold_in_reasoning_is_not_a_power(sandbox: Sandbox) -> None:
     )
 
 
+def test_a_value_whose_digits_go_on_is_cut_off_not_rounded(sandbox: Sandbox) -> None:
+    """Seen: "7 ÷ 9 = 0.7777.." was said to slip (0.7777 is not 0.7778 rounded); chains write
+    "8 / 3 = 2.666..." as often. A wrong value with dots is still a slip."""
+    assert arithmetic_slips("7 ÷ 9 = 0.7777..\n8 / 3 = 2.666...\n5 / 7 = 0.714285…", sandbox) == ()
+    assert arithmetic_slips("8 / 3 = 2.555...", sandbox) == ("8 / 3 = 2.555.. (that is 2.66666666667)",)
+    assert arithmetic_slips("8 / 3 = 2.66 hours", sandbox) == ("8 / 3 = 2.66 hours (that is 2.66666666667)",)
+
+
 def test_reasoning_redone_carries_each_corrected_value_into_the_lines_that_used_the_wrong_one(
     sandbox: Sandbox,
 ) -> None:
