@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from app.reasoning.numbers import NUMBER_WORDS, format_float, number_in
+from app.reasoning.plain_math import MARKDOWN_BOLD
 from app.reasoning.prompts import UNKNOWN, asks_for_equation
 from app.reasoning.solution import Solution
 from app.reasoning.working import WorkingStep, program_nodes, worked_solution
@@ -135,9 +136,6 @@ _RATIO = re.compile(r"(?<=\d)(?:\s+:\s+|:(?!\d\d(?!\d)))(?=\d)")
 _UNIT_POWER = re.compile(r"(?:\b|(?<=\d))([kcm]?m|ft|in|yd|mi)(?:\^|\*\*)?[23²³](?![\d.])")
 _STEP_NOTE = re.compile(r"\s\|[^|=\n]{0,40}$")  # "3x = 18 | :3": what is done next, not arithmetic
 _BULLET = re.compile(r"^\s*[-*•]\s+")  # "- 40% of 200 = 80": a list item, not a minus
-# Markdown bold, as chain of thought writes it: not a power. "**Step 2:** 16 - 3 = 13" was read as
-# 2**16 - 3, and "2. **12 x 2 = 24**" as 2.**12 * 2 (a slip, "that is 8192"); "2**3" stays a power.
-_BOLD = re.compile(r"\*\*(?![\w(])|(?<![\w)])\*\*")
 # A value whose digits go on ("2.666...", "0.714285…"): cut off where it stops, not rounded.
 _CUT_SHORT = re.compile(r"\s*[-+]?\d*\.(\d{1,12})(?:\.{2,}|…)")
 # A left side ending on an operator and words: its last operand is a named quantity, not a number
@@ -582,7 +580,9 @@ def _digits(text: str) -> str:
 
 
 def _plain(text: str, pi: str = repr(math.pi)) -> str:
-    plain = _digits(_BULLET.sub("", _BOLD.sub("", text)))  # "**Divisor 1**: 24" is not "1 : 24", a ratio
+    # Markdown bold is not a power: "**Step 2:** 16 - 3 = 13" was read as 2**16 - 3, "2. **12 x 2 = 24**"
+    # as 2.**12 * 2 (a slip, "that is 8192"), and "**Divisor 1**: 24" is not "1 : 24", a ratio.
+    plain = _digits(_BULLET.sub("", MARKDOWN_BOLD.sub("", text)))
     if _MINOR_MONEY.search(plain):  # "$3 = 300 cents", "270¢ = $2.70": a conversion of units
         plain = _MAJOR_MONEY.sub(lambda m: f"{m.group(2)} {_MONEY_NAMES[m.group(1)]}", plain).replace("¢", " cents")
     plain = plain.replace("$", "").replace("€", "").replace("£", "")

@@ -4,9 +4,10 @@ Asked to reason step by step, the embedded model writes much of its working in L
 ("\\[ 16 - 3 = 13 \\text{ eggs/day} \\]", "\\frac{1}{3} \\times 6"). The window shows model text
 as plain text only, and the arithmetic check (`check_working.arithmetic_slips`) reads "16 - 3 = 13"
 and "1/3 × 6", so the reasoning is turned into that before it is kept or shown: math delimiters
-dropped, `\\text{…}` unwrapped, `\\frac{a}{b}` written a/b, operators as symbols. Nothing is
-evaluated. Every pattern is linear; the nested forms (a fraction inside a fraction) take one pass
-per level, at most `_PASSES`. Whatever is not recognised is left as it was.
+dropped, `\\text{…}` unwrapped, `\\frac{a}{b}` written a/b, operators as symbols, markdown's bold
+and headings dropped. Nothing is evaluated. Every pattern is linear; the nested forms (a fraction
+inside a fraction) take one pass per level, at most `_PASSES`. Whatever is not recognised is left
+as it was.
 """
 
 from __future__ import annotations
@@ -52,11 +53,19 @@ _GROUPED_COMMA = re.compile(r"\{,\}")  # 1{,}000: LaTeX's thousands separator
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}")  # "13 \text{ eggs}" left two; indentation stays
 
 
+# Markdown the model writes around its working: bold ("**Step 2:** 16 - 3 = 13") and headings
+# ("### Step 1"), shown as asterisks and hashes in a plain-text pane. Bold opens before a word and
+# closes after one; "2**3" and "2 ** 3" stay powers.
+MARKDOWN_BOLD = re.compile(r"(?<![\w)*])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?![\w(*])")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
+
+
 def plain_math(text: str) -> str:
-    """`text` with its LaTeX math written as plain text (see the module's docstring)."""
-    if "\\" not in text and "$$" not in text:
+    """`text` with its LaTeX math and markdown written as plain text (see the module's docstring)."""
+    if "\\" not in text and "$$" not in text and "**" not in text and "#" not in text:
         return text
     head, rest = text[:MAX_CHARS], text[MAX_CHARS:]
+    head = _HEADING.sub("", MARKDOWN_BOLD.sub("", head))
     head = _DELIMITER_LINE.sub("", head)
     head = _DELIMITER.sub("", head)
     head = _GROUPED_COMMA.sub(",", head)

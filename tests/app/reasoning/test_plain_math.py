@@ -38,6 +38,13 @@ def test_what_is_not_latex_is_left_alone() -> None:
     assert plain_math("no backslash at all") == "no backslash at all"
 
 
+def test_markdown_bold_and_headings_are_dropped() -> None:
+    """The window showed chain of thought's "### Step 1" and "**Eggs left**:" as written."""
+    text = "### Step 1\n1. **Eggs left**: 16 - 3 = 13\n**Answer:** 2**3 = (1+1)**3 = 8"
+    assert plain_math(text) == "Step 1\n1. Eggs left: 16 - 3 = 13\nAnswer: 2**3 = (1+1)**3 = 8"
+    assert plain_math("Issue #5 costs 3 and 2 ** 3 = 8") == "Issue #5 costs 3 and 2 ** 3 = 8"
+
+
 def test_long_text_is_converted_up_to_its_cap_and_kept_whole() -> None:
     text = r"\times " * (MAX_CHARS // 7 + 100)
     shown = plain_math(text)
