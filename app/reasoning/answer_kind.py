@@ -22,11 +22,11 @@ from app.reasoning.numbers import (
     LEADING_ARTICLE,
     MAX_NUMBER_TEXT,
     NUMBER_WORDS,
-    format_float,
     listed_values,
     number_in,
     one_number,
     vote_key,
+    written_list,
 )
 from app.reasoning.short_answer import LONG_CHARS
 
@@ -470,7 +470,7 @@ def in_order(answer: str, question: str) -> str:
     values = listed_values(answer) if one_line and rows_asked(text) and _SET_ASKED.search(text) else None
     if not values or list(values) == sorted(values):
         return answer
-    return ", ".join(map(format_float, sorted(values)))
+    return written_list(sorted(values))
 
 
 def printed_text(answer: str) -> bool:

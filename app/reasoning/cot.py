@@ -16,7 +16,7 @@ from typing import Unpack
 from app.reasoning import prompts
 from app.reasoning.answer_kind import alternatives_in, named_alternative, rows_asked
 from app.reasoning.extract import MAX_CONCLUDING_CHARS, answer_line, concluded, sentence_number
-from app.reasoning.numbers import format_float, last_rows, one_number
+from app.reasoning.numbers import last_rows, one_number, written_list
 from app.reasoning.plain_math import plain_math
 from app.reasoning.session import (
     ContextOptions,
@@ -75,7 +75,7 @@ def written_rows(reasoning: str) -> str | None:
     Not of reasoning cut off by its token limit: checking the numbers below 30 one by one for
     primes, chains wrote a line a number and ran out."""
     rows = last_rows(reasoning)
-    return ", ".join(map(format_float, rows)) if rows else None
+    return written_list(rows) if rows else None
 
 
 def concluded_answer(reasoning: str, question: str) -> str | None:

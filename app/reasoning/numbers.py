@@ -123,12 +123,17 @@ def vote_key(answer: str) -> str:
     said = answer[:_KEY_CHARS]
     listed = listed_values(said)
     if listed is not None:
-        return "numbers " + ", ".join(map(format_float, listed))
+        return "numbers " + written_list(listed)
     value = None if said.lstrip()[:1] in ("[", "{") or _NEGATED.search(said) else number_in(answer)
     if value is not None and math.isfinite(value):
         return format_float(value)
     folded = LEADING_ARTICLE.sub("", " ".join(answer.casefold().split())[:_KEY_CHARS]).rstrip(".!")
     return _YES_NO.get(folded, folded)
+
+
+def written_list(values: Iterable[float]) -> str:
+    """Numbers as a list is written: "7, 14, 21"."""
+    return ", ".join(map(format_float, values))
 
 
 def listed_values(answer: str) -> tuple[float, ...] | None:

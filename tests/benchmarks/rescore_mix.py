@@ -155,8 +155,8 @@ def main() -> None:
         mix = _voted(asked, order, question, whole_numbers(question))
         level = "wrong kind" if mix is not None and implausible(mix, question) else _level(asked, mix, again)
         chain_listed = vote_key(asked.get("cot") or "").startswith("numbers ")  # then the second round hears it out
-        listed = level == "pal+pot" and rows_asked(question) and vote_key(mix or "").startswith("numbers ")
-        listed = listed and not chain_listed
+        listed = level == "pal+pot" and rows_asked(question) is not None and not chain_listed
+        listed = listed and vote_key(mix or "").startswith("numbers ")
         level = "pal+pot, rows" if listed else level  # both programs print the rows asked for: they decide
         extra = row["sampled"][len(first) :] or later.get(row["index"], [])
         disputed = level in ("tie", "pal+pot", "cot+pot", "wrong kind") and not large_numbers(question)
